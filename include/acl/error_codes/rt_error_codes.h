@@ -1,0 +1,53 @@
+/* Runtime error codes, with CANN's names and values. */
+#ifndef OPENACLNN_ACL_ERROR_CODES_RT_ERROR_CODES_H_
+#define OPENACLNN_ACL_ERROR_CODES_RT_ERROR_CODES_H_
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+static const int32_t ACL_RT_SUCCESS = 0;
+
+static const int32_t ACL_ERROR_RT_PARAM_INVALID = 107000;
+static const int32_t ACL_ERROR_RT_INVALID_DEVICEID = 107001;
+static const int32_t ACL_ERROR_RT_CONTEXT_NULL = 107002;
+static const int32_t ACL_ERROR_RT_STREAM_CONTEXT = 107003;
+static const int32_t ACL_ERROR_RT_MODEL_CONTEXT = 107004;
+static const int32_t ACL_ERROR_RT_STREAM_MODEL = 107005;
+static const int32_t ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID = 107006;
+static const int32_t ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL = 107007;
+static const int32_t ACL_ERROR_RT_ADDR_UNALIGNED = 107008;
+static const int32_t ACL_ERROR_RT_FILE_OPEN = 107009;
+static const int32_t ACL_ERROR_RT_FILE_WRITE = 107010;
+static const int32_t ACL_ERROR_RT_STREAM_SUBSCRIBE = 107011;
+static const int32_t ACL_ERROR_RT_THREAD_SUBSCRIBE = 107012;
+static const int32_t ACL_ERROR_RT_GROUP_NOT_SET = 107013;
+static const int32_t ACL_ERROR_RT_GROUP_NOT_CREATE = 107014;
+static const int32_t ACL_ERROR_RT_STREAM_NO_CB_REG = 107015;
+static const int32_t ACL_ERROR_RT_INVALID_MEMORY_TYPE = 107016;
+static const int32_t ACL_ERROR_RT_INVALID_HANDLE = 107017;
+static const int32_t ACL_ERROR_RT_INVALID_MALLOC_TYPE = 107018;
+static const int32_t ACL_ERROR_RT_WAIT_TIMEOUT = 107019;
+static const int32_t ACL_ERROR_RT_TASK_TIMEOUT = 107020;
+static const int32_t ACL_ERROR_RT_SYSPARAMOPT_NOT_SET = 107021;
+
+static const int32_t ACL_ERROR_RT_FEATURE_NOT_SUPPORT = 207000;
+static const int32_t ACL_ERROR_RT_MEMORY_ALLOCATION = 207001;
+static const int32_t ACL_ERROR_RT_MEMORY_FREE = 207002;
+static const int32_t ACL_ERROR_RT_AICORE_OVER_FLOW = 207003;
+static const int32_t ACL_ERROR_RT_NO_DEVICE = 207004;
+static const int32_t ACL_ERROR_RT_RESOURCE_ALLOC_FAIL = 207005;
+
+static const int32_t ACL_ERROR_RT_INTERNAL_ERROR = 507000;
+static const int32_t ACL_ERROR_RT_AICORE_TIMEOUT = 507014;
+static const int32_t ACL_ERROR_RT_AICORE_EXCEPTION = 507015;
+static const int32_t ACL_ERROR_RT_STREAM_SYNC_TIMEOUT = 507046;
+static const int32_t ACL_ERROR_RT_DRV_INTERNAL_ERROR = 507899;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // OPENACLNN_ACL_ERROR_CODES_RT_ERROR_CODES_H_

@@ -1,0 +1,392 @@
+// The two-phase machinery shared by every operator, and the executor functions of acl_meta.h.
+
+#include "api/executor.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <new>
+#include <set>
+
+#include "api/tensor_desc.h"
+#include "backend/cpu/isa.h"
+#include "runtime/error.h"
+#include "runtime/memory.h"
+#include "runtime/meta.h"
+#include "runtime/stream.h"
+
+// The executor handed to the caller between phase 1 and phase 2.
+struct aclOpExecutor {
+  const char* op_name = "";
+  std::shared_ptr<const openaclnn::Plan> plan;  // null: nothing to compute
+  std::string problem;
+  std::string implementation;
+  uint64_t workspace_size = 0;
+  bool repeatable = false;
+  double phase1_us = 0;
+  openaclnn::Bindings bindings;
+  // Which tensor parameters were present in phase 1 and their frozen views.
+  int num_inputs = 0;
+  int num_outputs = 0;
+  std::array<bool, openaclnn::kMaxBindings> input_present{};
+  std::array<bool, openaclnn::kMaxBindings> output_present{};
+  std::array<aclTensor, openaclnn::kMaxBindings> input_views;
+  std::array<aclTensor, openaclnn::kMaxBindings> output_views;
+};
+
+namespace openaclnn {
+namespace {
+
+double NowMicros() {
+  return std::chrono::duration<double, std::micro>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// Executors handed out and not yet released, so a stale handle is an error, not a crash.
+std::mutex& LiveMutex() {
+  static std::mutex* mutex = new std::mutex;
+  return *mutex;
+}
+std::set<const aclOpExecutor*>& LiveExecutors() {
+  static std::set<const aclOpExecutor*>* live = new std::set<const aclOpExecutor*>;
+  return *live;
+}
+bool IsLive(const aclOpExecutor* executor) {
+  std::lock_guard<std::mutex> lock(LiveMutex());
+  return LiveExecutors().count(executor) != 0;
+}
+void Release(aclOpExecutor* executor) {
+  {
+    std::lock_guard<std::mutex> lock(LiveMutex());
+    LiveExecutors().erase(executor);
+  }
+  delete executor;
+}
+
+aclnnStatus Report(const char* op_name, const Status& status) {
+  SetRecentError(std::string(op_name) + ": " + status.message());
+  return status.code();
+}
+
+// Empty when every tensor bound to the executor has an address if it has elements, and fits
+// inside its aclrtMalloc block.
+Status CheckBindings(const aclOpExecutor& ex) {
+  static const char* const kInput = "input";
+  static const char* const kOutput = "output";
+  for (int side = 0; side < 2; ++side) {
+    const int count = side == 0 ? ex.num_inputs : ex.num_outputs;
+    for (int i = 0; i < count; ++i) {
+      const bool present = side == 0 ? ex.input_present[i] : ex.output_present[i];
+      if (!present) continue;
+      aclTensor view = side == 0 ? ex.input_views[i] : ex.output_views[i];
+      view.data = side == 0 ? ex.bindings.inputs[i] : ex.bindings.outputs[i];
+      if (Numel(view) > 0 && view.data == nullptr) {
+        return ErrorStatus(ACLNN_ERR_PARAM_NULLPTR,
+                           "tensor %s %d (API order) has elements but no device address", 
+                           side == 0 ? kInput : kOutput, i);
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+size_t WorkspaceBooking::Book(size_t bytes) {
+  const size_t offset = total_;
+  total_ += (bytes + kAlignment - 1) / kAlignment * kAlignment;
+  return offset;
+}
+
+const char* ForcedImplementation(const char* op_key) {
+  // OPENACLNN_FORCE_IMPL is "name" (every operator that has it) or "op=name,op=name".
+  const char* env = std::getenv("OPENACLNN_FORCE_IMPL");
+  if (env == nullptr || env[0] == '\0') return nullptr;
+  static thread_local std::string forced;
+  const std::string spec(env);
+  if (spec.find('=') == std::string::npos) {
+    forced = spec;
+    return forced.c_str();
+  }
+  size_t start = 0;
+  while (start <= spec.size()) {
+    const size_t end = std::min(spec.find(',', start), spec.size());
+    const std::string item = spec.substr(start, end - start);
+    const size_t eq = item.find('=');
+    if (eq != std::string::npos && item.substr(0, eq) == op_key) {
+      forced = item.substr(eq + 1);
+      return forced.c_str();
+    }
+    start = end + 1;
+  }
+  return nullptr;
+}
+
+bool VerboseEnabled() {
+  static const bool verbose = [] {
+    const char* env = std::getenv("OPENACLNN_VERBOSE");
+    return env != nullptr && env[0] != '\0' && std::strcmp(env, "0") != 0;
+  }();
+  return verbose;
+}
+
+aclnnStatus BeginPhase1(const char* op_name, uint64_t* workspace_size, aclOpExecutor** executor,
+                        double* start_us) {
+  ClearRecentError();
+  *start_us = VerboseEnabled() ? NowMicros() : 0;
+  cpu::ApplyIsaCapFromEnvironment();
+  if (workspace_size == nullptr) {
+    return Report(op_name, NullptrError("workspaceSize"));
+  }
+  if (executor == nullptr) return Report(op_name, NullptrError("executor"));
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus FinishPhase1(const char* op_name, double start_us, Status status, PlanBuilder* builder,
+                         const std::initializer_list<const aclTensor*>& inputs,
+                         const std::initializer_list<const aclTensor*>& outputs,
+                         uint64_t* workspace_size, aclOpExecutor** executor) {
+  if (!status.ok()) return Report(op_name, status);
+  auto* ex = new (std::nothrow) aclOpExecutor;
+  if (ex == nullptr) {
+    return Report(op_name, ErrorStatus(ACLNN_ERR_INNER_CREATE_EXECUTOR,
+                                       "could not allocate the executor"));
+  }
+  try {
+    ex->op_name = op_name;
+    ex->plan = std::move(builder->plan);
+    ex->problem = std::move(builder->problem);
+    ex->implementation = std::move(builder->implementation);
+    ex->workspace_size = builder->workspace.total();
+    ex->num_inputs = static_cast<int>(inputs.size());
+    ex->num_outputs = static_cast<int>(outputs.size());
+    int i = 0;
+    for (const aclTensor* t : inputs) {
+      ex->input_present[i] = t != nullptr;
+      if (t != nullptr) {
+        ex->input_views[i] = *t;
+        ex->bindings.inputs[i] = t->data;
+      }
+      ++i;
+    }
+    i = 0;
+    for (const aclTensor* t : outputs) {
+      ex->output_present[i] = t != nullptr;
+      if (t != nullptr) {
+        ex->output_views[i] = *t;
+        ex->bindings.outputs[i] = t->data;
+      }
+      ++i;
+    }
+  } catch (const std::bad_alloc&) {
+    delete ex;
+    return Report(op_name, ErrorStatus(ACLNN_ERR_INNER_CREATE_EXECUTOR,
+                                       "out of host memory while creating the executor"));
+  }
+  if (VerboseEnabled()) ex->phase1_us = NowMicros() - start_us;
+  {
+    std::lock_guard<std::mutex> lock(LiveMutex());
+    LiveExecutors().insert(ex);
+  }
+  *workspace_size = ex->workspace_size;
+  *executor = ex;
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus RunPhase2(const char* op_name, void* workspace, uint64_t workspace_size,
+                      aclOpExecutor* executor, aclrtStream stream) {
+  ClearRecentError();
+  const double start_us = VerboseEnabled() ? NowMicros() : 0;
+  if (executor == nullptr) return Report(op_name, NullptrError("executor"));
+  if (!IsLive(executor)) {
+    return Report(op_name, ErrorStatus(ACLNN_ERR_PARAM_INVALID,
+                                       "executor %p is not live: a single-use executor is "
+                                       "released by its phase 2, a repeatable one by "
+                                       "aclDestroyAclOpExecutor",
+                                       static_cast<void*>(executor)));
+  }
+  if (std::strcmp(executor->op_name, op_name) != 0) {
+    return Report(op_name, ErrorStatus(ACLNN_ERR_PARAM_INVALID,
+                                       "executor was built by %s, not by this operator",
+                                       executor->op_name));
+  }
+  // Any failure from here on releases a single-use executor, as CANN does.
+  auto fail = [&](const Status& status) {
+    if (!executor->repeatable) Release(executor);
+    return Report(op_name, status);
+  };
+  if (workspace_size > 0 && workspace == nullptr) {
+    return fail(ErrorStatus(ACLNN_ERR_PARAM_NULLPTR,
+                            "workspace is nullptr but workspaceSize is %llu",
+                            static_cast<unsigned long long>(workspace_size)));
+  }
+  if (workspace_size < executor->workspace_size) {
+    return fail(ErrorStatus(ACLNN_ERR_PARAM_INVALID,
+                            "workspaceSize must be at least %llu (what phase 1 reported), got %llu",
+                            static_cast<unsigned long long>(executor->workspace_size),
+                            static_cast<unsigned long long>(workspace_size)));
+  }
+  AllocationBlock block;
+  if (executor->workspace_size > 0 && FindAllocation(workspace, &block) &&
+      executor->workspace_size > block.size - (reinterpret_cast<uintptr_t>(workspace) - block.base)) {
+    return fail(ErrorStatus(
+        ACLNN_ERR_PARAM_INVALID,
+        "workspace needs %llu bytes but its aclrtMalloc block has %llu from that address",
+        static_cast<unsigned long long>(executor->workspace_size),
+        static_cast<unsigned long long>(block.size -
+                                        (reinterpret_cast<uintptr_t>(workspace) - block.base))));
+  }
+  Status bound = CheckBindings(*executor);
+  if (!bound.ok()) return fail(bound);
+  Stream* target = nullptr;
+  if (ResolveStream(stream, &target) != ACL_SUCCESS) {
+    return fail(ErrorStatus(ACLNN_ERR_RUNTIME_ERROR,
+                            "stream %p is not usable: it is not a live stream from "
+                            "aclrtCreateStream, or it is null and this thread has no device",
+                            stream));
+  }
+  if (executor->plan != nullptr || VerboseEnabled()) {
+    std::shared_ptr<const Plan> plan = executor->plan;
+    const Bindings bindings = executor->bindings;
+    std::string verbose_line;
+    if (VerboseEnabled()) {
+      char prefix[96];
+      std::snprintf(prefix, sizeof(prefix), "phase1=%.1fus phase2=%.1fus", executor->phase1_us,
+                    NowMicros() - start_us);
+      verbose_line = std::string("openaclnn: ") + op_name + " " + executor->problem +
+                     " impl=" + (executor->implementation.empty() ? "none (nothing to compute)"
+                                                                  : executor->implementation) +
+                     " isa=" + cpu::ActiveIsa() + " " + prefix;
+    }
+    try {
+      EnqueueTask(target, [plan, bindings, workspace, verbose_line]() -> Status {
+        const double run_start = verbose_line.empty() ? 0 : NowMicros();
+        Status status = plan ? plan->Run(bindings, workspace) : Status::Ok();
+        if (!verbose_line.empty()) {
+          std::fprintf(stderr, "%s run=%.1fus%s\n", verbose_line.c_str(), NowMicros() - run_start,
+                       status.ok() ? "" : " FAILED");
+        }
+        return status;
+      });
+    } catch (const std::bad_alloc&) {
+      return fail(ErrorStatus(ACLNN_ERR_INNER, "out of host memory while queueing the task"));
+    }
+  }
+  if (!executor->repeatable) Release(executor);
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace openaclnn
+
+namespace {
+
+aclnnStatus SetBinding(const char* api, aclOpExecutor* executor, size_t index, aclTensor* tensor,
+                       void* addr, bool output) {
+  using openaclnn::ErrorStatus;
+  openaclnn::ClearRecentError();
+  if (executor == nullptr || tensor == nullptr) {
+    openaclnn::SetRecentError(std::string(api) + ": executor and tensor must not be nullptr");
+    return ACLNN_ERR_INNER_NULLPTR;
+  }
+  auto fail = [&](const openaclnn::Status& s) {
+    openaclnn::SetRecentError(std::string(api) + ": " + s.message());
+    return s.code();
+  };
+  if (!openaclnn::IsLive(executor)) {
+    return fail(ErrorStatus(ACLNN_ERR_PARAM_INVALID, "executor is not live"));
+  }
+  if (!executor->repeatable) {
+    return fail(ErrorStatus(ACLNN_ERR_PARAM_INVALID,
+                            "addresses can be rebound only on a repeatable executor (call "
+                            "aclSetAclOpExecutorRepeatable after phase 1)"));
+  }
+  const int count = output ? executor->num_outputs : executor->num_inputs;
+  if (index >= static_cast<size_t>(count)) {
+    return fail(ErrorStatus(ACLNN_ERR_PARAM_INVALID, "index %zu is out of range: %s has %d %s",
+                            index, executor->op_name, count, output ? "outputs" : "inputs"));
+  }
+  const bool present = output ? executor->output_present[index] : executor->input_present[index];
+  if (!present) {
+    return fail(ErrorStatus(ACLNN_ERR_PARAM_INVALID,
+                            "%s %zu was nullptr in phase 1 and cannot be bound",
+                            output ? "output" : "input", index));
+  }
+  aclTensor& view = output ? executor->output_views[index] : executor->input_views[index];
+  aclTensor candidate = view;
+  candidate.data = addr;
+  openaclnn::Status extent = openaclnn::CheckTensorExtent(candidate, output ? "output" : "input");
+  if (!extent.ok()) return fail(extent);
+  view.data = addr;
+  (output ? executor->bindings.outputs : executor->bindings.inputs)[index] = addr;
+  tensor->data = addr;
+  return ACLNN_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor) {
+  openaclnn::ClearRecentError();
+  if (executor == nullptr || !openaclnn::IsLive(executor)) {
+    openaclnn::SetRecentError(
+        "aclSetAclOpExecutorRepeatable: executor is nullptr or not live (call it right after "
+        "phase 1)");
+    return ACLNN_ERR_INNER_NULLPTR;
+  }
+  executor->repeatable = true;
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
+  openaclnn::ClearRecentError();
+  if (executor == nullptr) {
+    openaclnn::SetRecentError("aclDestroyAclOpExecutor: executor is nullptr");
+    return ACLNN_ERR_INNER_NULLPTR;
+  }
+  if (!openaclnn::IsLive(executor)) {
+    openaclnn::SetRecentError(
+        "aclDestroyAclOpExecutor: executor is not live (released by phase 2 or destroyed "
+        "already)");
+    return ACLNN_ERR_PARAM_INVALID;
+  }
+  // Queued runs hold their own reference to the plan, so this is safe before synchronising.
+  openaclnn::Release(executor);
+  return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclSetInputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor,
+                                  void* addr) {
+  return SetBinding("aclSetInputTensorAddr", executor, index, tensor, addr, false);
+}
+aclnnStatus aclSetOutputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor,
+                                   void* addr) {
+  return SetBinding("aclSetOutputTensorAddr", executor, index, tensor, addr, true);
+}
+// Index over the inputs first, then the outputs.
+aclnnStatus aclSetTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor,
+                             void* addr) {
+  if (executor != nullptr && openaclnn::IsLive(executor) &&
+      index >= static_cast<size_t>(executor->num_inputs)) {
+    return SetBinding("aclSetTensorAddr", executor, index - executor->num_inputs, tensor, addr,
+                      true);
+  }
+  return SetBinding("aclSetTensorAddr", executor, index, tensor, addr, false);
+}
+aclnnStatus AclSetInputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor,
+                                  void* addr) {
+  return aclSetInputTensorAddr(executor, index, tensor, addr);
+}
+aclnnStatus AclSetOutputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor,
+                                   void* addr) {
+  return aclSetOutputTensorAddr(executor, index, tensor, addr);
+}
+aclnnStatus AclSetTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor,
+                             void* addr) {
+  return aclSetTensorAddr(executor, index, tensor, addr);
+}
+
+}  // extern "C"

@@ -1,0 +1,138 @@
+#pragma once
+// The executor behind aclOpExecutor: a frozen plan built in phase 1 and run by phase 2.
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "aclnn/acl_meta.h"
+#include "api/status.h"
+
+namespace openaclnn {
+
+constexpr int kMaxBindings = 8;
+
+// Storage addresses of an operator's tensor parameters at launch, in API parameter order (tensor
+// parameters only; nullptr for absent ones).
+struct Bindings {
+  std::array<void*, kMaxBindings> inputs{};
+  std::array<void*, kMaxBindings> outputs{};
+};
+
+// A normalised problem with its chosen implementation and workspace layout. Immutable once built,
+// so a repeatable executor can run it many times and from any thread.
+class Plan {
+ public:
+  virtual ~Plan() = default;
+  // Runs on a stream worker. `workspace` holds at least the bytes booked in phase 1.
+  virtual Status Run(const Bindings& bindings, void* workspace) const = 0;
+};
+
+// Named, 64-byte aligned workspace reservations (oneDNN's scratchpad idea, without thread-count
+// dependent sizes).
+class WorkspaceBooking {
+ public:
+  static constexpr size_t kAlignment = 64;
+  // Reserves `bytes` and returns their offset in the workspace.
+  size_t Book(size_t bytes);
+  size_t total() const { return total_; }
+  template <class T>
+  static T* At(void* workspace, size_t offset) {
+    return reinterpret_cast<T*>(static_cast<unsigned char*>(workspace) + offset);
+  }
+
+ private:
+  size_t total_ = 0;
+};
+
+// What phase 1 assembles before the executor is handed out.
+struct PlanBuilder {
+  WorkspaceBooking workspace;
+  std::unique_ptr<Plan> plan;  // null: nothing to compute
+  std::string problem;         // for the verbose line
+  std::string implementation;  // chosen implementation's name
+};
+
+// One entry of an operator's ordered implementation list; the reference comes last.
+template <class Problem>
+struct Implementation {
+  const char* name;
+  // nullptr when the implementation handles `problem`, otherwise why it declines.
+  const char* (*declines)(const Problem& problem);
+  std::unique_ptr<Plan> (*make_plan)(const Problem& problem, WorkspaceBooking* workspace);
+};
+
+// Name forced through OPENACLNN_FORCE_IMPL for `op_key` ("layer_norm_backward"), or nullptr.
+const char* ForcedImplementation(const char* op_key);
+// Prints one line when OPENACLNN_VERBOSE is set.
+bool VerboseEnabled();
+
+template <class Problem, size_t kCount>
+Status ChooseImplementation(const char* op_key, const Implementation<Problem> (&list)[kCount],
+                            const Problem& problem, PlanBuilder* builder) {
+  const char* forced = ForcedImplementation(op_key);
+  std::string declined;
+  for (const Implementation<Problem>& impl : list) {
+    if (forced != nullptr && std::string(forced) != impl.name) continue;
+    if (const char* why = impl.declines(problem)) {
+      declined += std::string(" ") + impl.name + ": " + why + ";";
+      continue;
+    }
+    builder->plan = impl.make_plan(problem, &builder->workspace);
+    builder->implementation = impl.name;
+    if (VerboseEnabled() && !declined.empty()) builder->implementation += " (declined:" + declined + ")";
+    return Status::Ok();
+  }
+  if (forced != nullptr && declined.empty()) {
+    return ErrorStatus(ACLNN_ERR_INNER_FIND_KERNEL_ERROR,
+                       "OPENACLNN_FORCE_IMPL names \"%s\", which is not an implementation of %s",
+                       forced, op_key);
+  }
+  return ErrorStatus(ACLNN_ERR_INNER_FIND_KERNEL_ERROR, "no implementation of %s accepts %s:%s",
+                     op_key, problem.Describe().c_str(), declined.c_str());
+}
+
+// Phase 1 shared by every operator: checks workspaceSize and executor (161001), runs `build`
+// (the operator's checker and implementation choice), then hands out the executor. The tensor
+// lists give the API's tensor parameters in order, for aclSet{Input,Output}TensorAddr.
+template <class Build>
+aclnnStatus RunPhase1(const char* op_name, uint64_t* workspace_size, aclOpExecutor** executor,
+                      std::initializer_list<const aclTensor*> inputs,
+                      std::initializer_list<const aclTensor*> outputs, Build&& build);
+
+// Phase 2 shared by every operator: checks its arguments, enqueues the plan on the stream and
+// releases a single-use executor.
+aclnnStatus RunPhase2(const char* op_name, void* workspace, uint64_t workspace_size,
+                      aclOpExecutor* executor, aclrtStream stream);
+
+// Non-template part of RunPhase1.
+aclnnStatus FinishPhase1(const char* op_name, double start_us, Status status, PlanBuilder* builder,
+                         const std::initializer_list<const aclTensor*>& inputs,
+                         const std::initializer_list<const aclTensor*>& outputs,
+                         uint64_t* workspace_size, aclOpExecutor** executor);
+aclnnStatus BeginPhase1(const char* op_name, uint64_t* workspace_size, aclOpExecutor** executor,
+                        double* start_us);
+
+template <class Build>
+aclnnStatus RunPhase1(const char* op_name, uint64_t* workspace_size, aclOpExecutor** executor,
+                      std::initializer_list<const aclTensor*> inputs,
+                      std::initializer_list<const aclTensor*> outputs, Build&& build) {
+  double start_us = 0;
+  aclnnStatus early = BeginPhase1(op_name, workspace_size, executor, &start_us);
+  if (early != ACLNN_SUCCESS) return early;
+  PlanBuilder builder;
+  Status status;
+  try {
+    status = build(&builder);
+  } catch (const std::bad_alloc&) {
+    status = ErrorStatus(ACLNN_ERR_INNER_CREATE_EXECUTOR, "out of host memory while planning");
+  } catch (...) {
+    status = ErrorStatus(ACLNN_ERR_INNER, "unexpected internal exception while planning");
+  }
+  return FinishPhase1(op_name, start_us, std::move(status), &builder, inputs, outputs,
+                      workspace_size, executor);
+}
+
+}  // namespace openaclnn

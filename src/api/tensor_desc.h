@@ -1,0 +1,48 @@
+#pragma once
+// A validated, frozen copy of an aclTensor's metadata, as plans keep it. Kernels receive the
+// storage address separately (it can be rebound on repeatable executors).
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "acl/acl_base.h"
+#include "api/status.h"
+
+struct aclTensor;
+
+namespace openaclnn {
+
+constexpr int kMaxRank = 8;
+
+struct TensorDesc {
+  aclDataType dtype = ACL_DT_UNDEFINED;
+  aclFormat format = ACL_FORMAT_UNDEFINED;
+  int rank = 0;
+  std::array<int64_t, kMaxRank> dims{};
+  std::array<int64_t, kMaxRank> strides{};  // in elements
+  int64_t offset = 0;                       // in elements
+
+  int64_t Numel() const;
+  bool IsContiguous() const;
+  // "[2, 3, 4]"
+  std::string ShapeString() const;
+  // Address of the first view element given the storage base.
+  void* First(void* storage_base) const;
+  const void* First(const void* storage_base) const;
+};
+
+// Copies the metadata of `tensor` (rank <= kMaxRank, checked by the caller) into `desc`.
+void DescribeTensor(const aclTensor& tensor, TensorDesc* desc);
+
+// "[2, 3, 4]" for any aclTensor view.
+std::string ShapeString(const aclTensor& tensor);
+int64_t Numel(const aclTensor& tensor);  // product of view dims (saturating at INT64_MAX)
+
+// Checks the tensor's addressable bytes: element count and byte extent fit in int64/size_t, and,
+// when the storage address lies inside a block from aclrtMalloc, that every view element lies
+// inside that block. Plain host memory is accepted on the CPU device. Returns 161002 naming
+// `param` otherwise.
+Status CheckTensorExtent(const aclTensor& tensor, const char* param);
+
+}  // namespace openaclnn

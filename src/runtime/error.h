@@ -1,0 +1,13 @@
+#pragma once
+// The per-thread recent error message behind aclGetRecentErrMsg().
+
+#include <string>
+
+namespace openaclnn {
+
+// Replaces the calling thread's recent error message.
+void SetRecentError(std::string message);
+// Forgets the calling thread's recent error (called when an API call starts).
+void ClearRecentError();
+
+}  // namespace openaclnn

@@ -1,0 +1,250 @@
+// Device and host memory of the CPU device, with the allocation table.
+
+#include "runtime/memory.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "acl/acl_rt.h"
+#include "runtime/device.h"
+#include "runtime/error.h"
+#include "runtime/stream.h"
+
+namespace openaclnn {
+namespace {
+
+constexpr size_t kDeviceAlignment = 64;
+
+struct Table {
+  std::mutex mutex;
+  std::map<uintptr_t, AllocationBlock> device_blocks;  // keyed by base address
+  std::map<uintptr_t, size_t> host_blocks;
+};
+
+Table& TheTable() {
+  static Table* table = new Table;
+  return *table;
+}
+
+aclError Fail(aclError code, const std::string& message) {
+  SetRecentError(message);
+  return code;
+}
+
+std::string Hex(const void* p) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof(buffer), "%p", p);
+  return buffer;
+}
+
+// Allocation size as CANN's A2/A3 runtime reserves it: a multiple of 32 bytes plus 32, then a
+// multiple of the alignment. False on overflow.
+bool PaddedSize(size_t size, size_t* padded) {
+  if (size > SIZE_MAX - 32 - 32 - kDeviceAlignment) return false;
+  size_t n = (size + 31) / 32 * 32 + 32;
+  n = (n + kDeviceAlignment - 1) / kDeviceAlignment * kDeviceAlignment;
+  *padded = n;
+  return true;
+}
+
+// For a range that starts inside a device block, checks it ends inside that block too.
+aclError CheckRange(const char* api, const char* what, const void* p, size_t count) {
+  AllocationBlock block;
+  if (count == 0 || !FindAllocation(p, &block)) return ACL_SUCCESS;
+  const uintptr_t start = reinterpret_cast<uintptr_t>(p);
+  if (count > block.size - (start - block.base)) {
+    return Fail(ACL_ERROR_INVALID_PARAM,
+                std::string(api) + ": " + what + " range of " + std::to_string(count) +
+                    " bytes at " + Hex(p) + " runs past the end of its aclrtMalloc block (" +
+                    std::to_string(block.size - (start - block.base)) + " bytes left)");
+  }
+  return ACL_SUCCESS;
+}
+
+aclError CheckCopy(const char* api, void* dst, size_t destMax, const void* src, size_t count,
+                   aclrtMemcpyKind kind) {
+  if (count > destMax) {
+    return Fail(ACL_ERROR_INVALID_PARAM, std::string(api) + ": count (" + std::to_string(count) +
+                                             ") must not exceed destMax (" +
+                                             std::to_string(destMax) + ")");
+  }
+  if (static_cast<int>(kind) < ACL_MEMCPY_HOST_TO_HOST ||
+      static_cast<int>(kind) > ACL_MEMCPY_INTER_DEVICE_TO_DEVICE) {
+    return Fail(ACL_ERROR_INVALID_PARAM, std::string(api) + ": kind " +
+                                             std::to_string(static_cast<int>(kind)) +
+                                             " is not an aclrtMemcpyKind (0 to 7)");
+  }
+  if (count > 0 && (dst == nullptr || src == nullptr)) {
+    return Fail(ACL_ERROR_INVALID_PARAM, std::string(api) + ": " +
+                                             (dst == nullptr ? "dst" : "src") +
+                                             " must not be nullptr when count > 0");
+  }
+  aclError e = CheckRange(api, "destination", dst, count);
+  if (e != ACL_SUCCESS) return e;
+  return CheckRange(api, "source", src, count);
+}
+
+aclError CheckSet(const char* api, void* devPtr, size_t maxCount, size_t count) {
+  if (count > maxCount) {
+    return Fail(ACL_ERROR_INVALID_PARAM, std::string(api) + ": count (" + std::to_string(count) +
+                                             ") must not exceed maxCount (" +
+                                             std::to_string(maxCount) + ")");
+  }
+  if (count > 0 && devPtr == nullptr) {
+    return Fail(ACL_ERROR_INVALID_PARAM, std::string(api) + ": devPtr must not be nullptr");
+  }
+  return CheckRange(api, "destination", devPtr, count);
+}
+
+}  // namespace
+
+bool FindAllocation(const void* address, AllocationBlock* block) {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(address);
+  Table& table = TheTable();
+  std::lock_guard<std::mutex> lock(table.mutex);
+  auto it = table.device_blocks.upper_bound(a);
+  if (it == table.device_blocks.begin()) return false;
+  --it;
+  const AllocationBlock& b = it->second;
+  if (a - b.base >= b.size) return false;
+  *block = b;
+  return true;
+}
+
+}  // namespace openaclnn
+
+using openaclnn::Fail;
+
+extern "C" {
+
+aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  openaclnn::ClearRecentError();
+  (void)policy;  // every policy gets the same host memory on the CPU device
+  if (devPtr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc: devPtr is null");
+  if (size == 0) {
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc: size must be greater than 0, got 0");
+  }
+  size_t padded = 0;
+  void* p = nullptr;
+  if (openaclnn::PaddedSize(size, &padded)) p = std::aligned_alloc(openaclnn::kDeviceAlignment, padded);
+  if (p == nullptr) {
+    *devPtr = nullptr;
+    return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
+                "aclrtMalloc: could not allocate " + std::to_string(size) + " bytes");
+  }
+  openaclnn::Table& table = openaclnn::TheTable();
+  {
+    std::lock_guard<std::mutex> lock(table.mutex);
+    const int32_t device = openaclnn::CurrentDevice();
+    table.device_blocks[reinterpret_cast<uintptr_t>(p)] =
+        openaclnn::AllocationBlock{reinterpret_cast<uintptr_t>(p), size, device < 0 ? 0 : device};
+  }
+  *devPtr = p;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtFree(void* devPtr) {
+  openaclnn::ClearRecentError();
+  if (devPtr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtFree: devPtr is null");
+  openaclnn::Table& table = openaclnn::TheTable();
+  {
+    std::lock_guard<std::mutex> lock(table.mutex);
+    auto it = table.device_blocks.find(reinterpret_cast<uintptr_t>(devPtr));
+    if (it == table.device_blocks.end()) {
+      return Fail(ACL_ERROR_INVALID_PARAM, "aclrtFree: " + openaclnn::Hex(devPtr) +
+                                               " is not the start of a live aclrtMalloc block");
+    }
+    table.device_blocks.erase(it);
+  }
+  std::free(devPtr);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtMallocHost(void** hostPtr, size_t size) {
+  openaclnn::ClearRecentError();
+  if (hostPtr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMallocHost: hostPtr is null");
+  if (size == 0) {
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMallocHost: size must be greater than 0, got 0");
+  }
+  size_t padded = 0;
+  void* p = nullptr;
+  if (openaclnn::PaddedSize(size, &padded)) p = std::aligned_alloc(openaclnn::kDeviceAlignment, padded);
+  if (p == nullptr) {
+    *hostPtr = nullptr;
+    return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
+                "aclrtMallocHost: could not allocate " + std::to_string(size) + " bytes");
+  }
+  openaclnn::Table& table = openaclnn::TheTable();
+  std::lock_guard<std::mutex> lock(table.mutex);
+  table.host_blocks[reinterpret_cast<uintptr_t>(p)] = size;
+  *hostPtr = p;
+  return ACL_SUCCESS;
+}
+
+aclError aclrtFreeHost(void* hostPtr) {
+  openaclnn::ClearRecentError();
+  if (hostPtr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtFreeHost: hostPtr is null");
+  openaclnn::Table& table = openaclnn::TheTable();
+  {
+    std::lock_guard<std::mutex> lock(table.mutex);
+    if (table.host_blocks.erase(reinterpret_cast<uintptr_t>(hostPtr)) == 0) {
+      return Fail(ACL_ERROR_INVALID_PARAM, "aclrtFreeHost: " + openaclnn::Hex(hostPtr) +
+                                               " is not the start of a live aclrtMallocHost block");
+    }
+  }
+  std::free(hostPtr);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
+                     aclrtMemcpyKind kind) {
+  openaclnn::ClearRecentError();
+  const aclError e = openaclnn::CheckCopy("aclrtMemcpy", dst, destMax, src, count, kind);
+  if (e != ACL_SUCCESS) return e;
+  if (count > 0) std::memmove(dst, src, count);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count,
+                          aclrtMemcpyKind kind, aclrtStream stream) {
+  openaclnn::ClearRecentError();
+  aclError e = openaclnn::CheckCopy("aclrtMemcpyAsync", dst, destMax, src, count, kind);
+  if (e != ACL_SUCCESS) return e;
+  openaclnn::Stream* s = nullptr;
+  e = openaclnn::ResolveStream(stream, &s);
+  if (e != ACL_SUCCESS) return e;
+  openaclnn::EnqueueTask(s, [dst, src, count] {
+    if (count > 0) std::memmove(dst, src, count);
+    return openaclnn::Status::Ok();
+  });
+  return ACL_SUCCESS;
+}
+
+aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
+  openaclnn::ClearRecentError();
+  const aclError e = openaclnn::CheckSet("aclrtMemset", devPtr, maxCount, count);
+  if (e != ACL_SUCCESS) return e;
+  if (count > 0) std::memset(devPtr, value, count);
+  return ACL_SUCCESS;
+}
+
+aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count,
+                          aclrtStream stream) {
+  openaclnn::ClearRecentError();
+  aclError e = openaclnn::CheckSet("aclrtMemsetAsync", devPtr, maxCount, count);
+  if (e != ACL_SUCCESS) return e;
+  openaclnn::Stream* s = nullptr;
+  e = openaclnn::ResolveStream(stream, &s);
+  if (e != ACL_SUCCESS) return e;
+  openaclnn::EnqueueTask(s, [devPtr, value, count] {
+    if (count > 0) std::memset(devPtr, value, count);
+    return openaclnn::Status::Ok();
+  });
+  return ACL_SUCCESS;
+}
+
+}  // extern "C"

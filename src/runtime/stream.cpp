@@ -1,0 +1,178 @@
+#include "runtime/stream.h"
+
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+#include <utility>
+
+#include "acl/acl_rt.h"
+#include "runtime/device.h"
+#include "runtime/error.h"
+#include "runtime/stream_impl.h"
+
+namespace openaclnn {
+
+Stream::Stream(int32_t device) : device_(device), worker_([this] { Drain(); }) {}
+
+Stream::~Stream() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  work_ready_.notify_all();
+  worker_.join();
+}
+
+void Stream::Enqueue(StreamTask task) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    queue_.push_back(std::move(task));
+  }
+  work_ready_.notify_one();
+}
+
+Status Stream::Synchronize() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  idle_.wait(lock, [this] { return queue_.empty() && !running_; });
+  Status first = std::move(first_error_);
+  first_error_ = Status();
+  return first;
+}
+
+void Stream::Drain() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    work_ready_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+    if (queue_.empty()) return;  // stopping and nothing left
+    StreamTask task = std::move(queue_.front());
+    queue_.pop_front();
+    running_ = true;
+    lock.unlock();
+    Status status;
+    try {
+      status = task();
+    } catch (...) {
+      status = ErrorStatus(ACL_ERROR_RT_INTERNAL_ERROR, "a stream task threw an exception");
+    }
+    task = nullptr;  // release captured state before reporting idle
+    lock.lock();
+    running_ = false;
+    if (!status.ok() && first_error_.ok()) first_error_ = std::move(status);
+    if (queue_.empty()) idle_.notify_all();
+  }
+}
+
+namespace {
+
+std::mutex& RegistryMutex() {
+  static std::mutex* mutex = new std::mutex;
+  return *mutex;
+}
+std::set<Stream*>& LiveStreams() {
+  static std::set<Stream*>* streams = new std::set<Stream*>;
+  return *streams;
+}
+
+}  // namespace
+
+bool IsLiveStream(Stream* stream) {
+  std::lock_guard<std::mutex> lock(RegistryMutex());
+  return LiveStreams().count(stream) != 0;
+}
+
+aclError ResolveStream(aclrtStream handle, Stream** stream) {
+  if (handle == nullptr) {
+    Stream* fallback = CurrentDefaultStream();
+    if (fallback == nullptr) {
+      SetRecentError(
+          "the null stream means the current device's default stream, but this thread has no "
+          "current device: call aclrtSetDevice first");
+      return ACL_ERROR_RT_CONTEXT_NULL;
+    }
+    *stream = fallback;
+    return ACL_SUCCESS;
+  }
+  Stream* candidate = static_cast<Stream*>(handle);
+  if (!IsLiveStream(candidate)) {
+    SetRecentError("stream " + std::to_string(reinterpret_cast<uintptr_t>(handle)) +
+                   " is not a live stream from aclrtCreateStream (destroyed already?)");
+    return ACL_ERROR_RT_PARAM_INVALID;
+  }
+  *stream = candidate;
+  return ACL_SUCCESS;
+}
+
+void EnqueueTask(Stream* stream, StreamTask task) { stream->Enqueue(std::move(task)); }
+
+Stream* CreateRegisteredStream(int32_t device) {
+  Stream* stream = new Stream(device);
+  std::lock_guard<std::mutex> lock(RegistryMutex());
+  LiveStreams().insert(stream);
+  return stream;
+}
+
+void DestroyRegisteredStream(Stream* stream) {
+  {
+    std::lock_guard<std::mutex> lock(RegistryMutex());
+    LiveStreams().erase(stream);
+  }
+  delete stream;  // finishes queued work, then joins the worker
+}
+
+aclError SynchronizeAndReport(Stream* stream) {
+  Status status = stream->Synchronize();
+  if (status.ok()) return ACL_SUCCESS;
+  SetRecentError("a task on the stream failed: " + status.message());
+  return status.code();
+}
+
+}  // namespace openaclnn
+
+using openaclnn::Stream;
+
+extern "C" aclError aclrtCreateStream(aclrtStream* stream) {
+  openaclnn::ClearRecentError();
+  if (stream == nullptr) {
+    openaclnn::SetRecentError("aclrtCreateStream: stream must not be nullptr");
+    return ACL_ERROR_INVALID_PARAM;
+  }
+  const int32_t device = openaclnn::CurrentDevice();
+  if (device < 0) {
+    openaclnn::SetRecentError(
+        "aclrtCreateStream: this thread has no current device: call aclrtSetDevice first");
+    return ACL_ERROR_RT_CONTEXT_NULL;
+  }
+  try {
+    *stream = openaclnn::CreateRegisteredStream(device);
+  } catch (...) {
+    openaclnn::SetRecentError("aclrtCreateStream: could not start the stream's worker thread");
+    return ACL_ERROR_RT_RESOURCE_ALLOC_FAIL;
+  }
+  return ACL_SUCCESS;
+}
+
+extern "C" aclError aclrtDestroyStream(aclrtStream stream) {
+  openaclnn::ClearRecentError();
+  if (stream == nullptr) {
+    openaclnn::SetRecentError("aclrtDestroyStream: stream must not be nullptr");
+    return ACL_ERROR_INVALID_PARAM;
+  }
+  Stream* s = static_cast<Stream*>(stream);
+  if (!openaclnn::IsLiveStream(s)) {
+    openaclnn::SetRecentError("aclrtDestroyStream: not a live stream (destroyed already?)");
+    return ACL_ERROR_RT_PARAM_INVALID;
+  }
+  openaclnn::DestroyRegisteredStream(s);
+  return ACL_SUCCESS;
+}
+
+extern "C" aclError aclrtSynchronizeStream(aclrtStream stream) {
+  openaclnn::ClearRecentError();
+  Stream* s = nullptr;
+  const aclError resolved = openaclnn::ResolveStream(stream, &s);
+  if (resolved != ACL_SUCCESS) return resolved;
+  return openaclnn::SynchronizeAndReport(s);
+}
