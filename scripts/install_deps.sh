@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian packages openaclnn builds, tests and benchmarks with. Safe to re-run.
+set -euo pipefail
+packages=(build-essential cmake pkg-config git python3
+          libhwy-dev libdnnl-dev libgtest-dev libgmock-dev libbenchmark-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install_deps: all packages present"
+  exit 0
+fi
+echo "install_deps: installing ${missing[*]}"
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq || echo "install_deps: apt-get update failed; trying the cached lists"
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The test command: installs what is needed, builds with warnings as errors, runs every test in
+# Release, then again under the address and undefined-behaviour sanitizers, then the threading
+# tests under the thread sanitizer.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/install_deps.sh
+jobs=$(nproc)
+step() { printf '\n=== %s (%s)\n' "$1" "$(date +%H:%M:%S)"; }
+
+step "release: configure and build"
+cmake --preset release >/dev/null
+cmake --build --preset release -j"$jobs"
+step "release: tests"
+ctest --preset release -j"$jobs"
+
+step "address+undefined sanitizers: configure and build"
+cmake --preset asan >/dev/null
+cmake --build --preset asan -j"$jobs"
+step "address+undefined sanitizers: tests"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --preset asan -j"$jobs"
+
+step "thread sanitizer: configure and build"
+cmake --preset tsan >/dev/null
+cmake --build --preset tsan -j"$jobs"
+step "thread sanitizer: threading tests"
+TSAN_OPTIONS=halt_on_error=1 ctest --preset tsan -j"$jobs"
+step "all tests passed"
