@@ -22,7 +22,7 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --preset asan
 
 step "thread sanitizer: configure and build"
 cmake --preset tsan >/dev/null
-cmake --build --preset tsan -j"$jobs"
+cmake --build --preset tsan -j"$jobs" --target openaclnn_threads_tests
 step "thread sanitizer: threading tests"
 TSAN_OPTIONS=halt_on_error=1 ctest --preset tsan -j"$jobs"
 step "all tests passed"

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The main job: installs what is needed, builds the library in Release, installs it under
+# out/install, builds the CANN-style sample programs against that install tree exactly as a CANN
+# user would, runs them, then runs a short benchmark of both operators.
+# Set OPENACLNN_BENCH=full for the whole benchmark tables (several minutes).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/install_deps.sh
+jobs=$(nproc)
+prefix=$PWD/out/install
+step() { printf '\n=== %s (%s)\n' "$1" "$(date +%H:%M:%S)"; }
+
+step "build (release)"
+cmake --preset release >/dev/null
+cmake --build --preset release -j"$jobs"
+step "install into $prefix"
+cmake --install build/release --prefix "$prefix" >/dev/null
+ls "$prefix/lib"
+
+step "sample programs, built against the install tree"
+mkdir -p out/samples
+for src in tests/samples/*.cpp; do
+  name=$(basename "$src" .cpp)
+  g++ -std=c++17 -O2 "$src" -I"$prefix/include" -I"$prefix/include/aclnn" -L"$prefix/lib" \
+      -lascendcl -lnnopbase -lopapi -Wl,-rpath,"$prefix/lib" -o "out/samples/$name"
+  echo "--- $name"
+  "out/samples/$name"
+done
+
+step "benchmarks"
+mode=${OPENACLNN_BENCH:-quick}
+for bench in build/release/bench/bench_*; do
+  [ -x "$bench" ] || continue
+  echo "--- $(basename "$bench") ($mode)"
+  if [ "$mode" = full ]; then "$bench"; else "$bench" --quick; fi
+done
+step "done"
