@@ -39,34 +39,62 @@ size_t DTypeSize(aclDataType dtype) {
 
 const char* DTypeName(aclDataType dtype) {
   switch (dtype) {
-    case ACL_DT_UNDEFINED: return "UNDEFINED";
-    case ACL_FLOAT: return "FLOAT";
-    case ACL_FLOAT16: return "FLOAT16";
-    case ACL_INT8: return "INT8";
-    case ACL_INT32: return "INT32";
-    case ACL_UINT8: return "UINT8";
-    case ACL_INT16: return "INT16";
-    case ACL_UINT16: return "UINT16";
-    case ACL_UINT32: return "UINT32";
-    case ACL_INT64: return "INT64";
-    case ACL_UINT64: return "UINT64";
-    case ACL_DOUBLE: return "DOUBLE";
-    case ACL_BOOL: return "BOOL";
-    case ACL_STRING: return "STRING";
-    case ACL_COMPLEX64: return "COMPLEX64";
-    case ACL_COMPLEX128: return "COMPLEX128";
-    case ACL_BF16: return "BFLOAT16";
-    case ACL_INT4: return "INT4";
-    case ACL_UINT1: return "UINT1";
-    case ACL_COMPLEX32: return "COMPLEX32";
-    case ACL_HIFLOAT8: return "HIFLOAT8";
-    case ACL_FLOAT8_E5M2: return "FLOAT8_E5M2";
-    case ACL_FLOAT8_E4M3FN: return "FLOAT8_E4M3FN";
-    case ACL_FLOAT8_E8M0: return "FLOAT8_E8M0";
-    case ACL_FLOAT6_E3M2: return "FLOAT6_E3M2";
-    case ACL_FLOAT6_E2M3: return "FLOAT6_E2M3";
-    case ACL_FLOAT4_E2M1: return "FLOAT4_E2M1";
-    case ACL_FLOAT4_E1M2: return "FLOAT4_E1M2";
+    case ACL_DT_UNDEFINED:
+      return "UNDEFINED";
+    case ACL_FLOAT:
+      return "FLOAT";
+    case ACL_FLOAT16:
+      return "FLOAT16";
+    case ACL_INT8:
+      return "INT8";
+    case ACL_INT32:
+      return "INT32";
+    case ACL_UINT8:
+      return "UINT8";
+    case ACL_INT16:
+      return "INT16";
+    case ACL_UINT16:
+      return "UINT16";
+    case ACL_UINT32:
+      return "UINT32";
+    case ACL_INT64:
+      return "INT64";
+    case ACL_UINT64:
+      return "UINT64";
+    case ACL_DOUBLE:
+      return "DOUBLE";
+    case ACL_BOOL:
+      return "BOOL";
+    case ACL_STRING:
+      return "STRING";
+    case ACL_COMPLEX64:
+      return "COMPLEX64";
+    case ACL_COMPLEX128:
+      return "COMPLEX128";
+    case ACL_BF16:
+      return "BFLOAT16";
+    case ACL_INT4:
+      return "INT4";
+    case ACL_UINT1:
+      return "UINT1";
+    case ACL_COMPLEX32:
+      return "COMPLEX32";
+    case ACL_HIFLOAT8:
+      return "HIFLOAT8";
+    case ACL_FLOAT8_E5M2:
+      return "FLOAT8_E5M2";
+    case ACL_FLOAT8_E4M3FN:
+      return "FLOAT8_E4M3FN";
+    case ACL_FLOAT8_E8M0:
+      return "FLOAT8_E8M0";
+    case ACL_FLOAT6_E3M2:
+      return "FLOAT6_E3M2";
+    case ACL_FLOAT6_E2M3:
+      return "FLOAT6_E2M3";
+    case ACL_FLOAT4_E2M1:
+      return "FLOAT4_E2M1";
+    case ACL_FLOAT4_E1M2:
+      return "FLOAT4_E1M2";
   }
   static thread_local char unknown[32];
   std::snprintf(unknown, sizeof(unknown), "UNKNOWN(%d)", static_cast<int>(dtype));

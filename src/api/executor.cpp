@@ -85,7 +85,7 @@ Status CheckBindings(const aclOpExecutor& ex) {
       view.data = side == 0 ? ex.bindings.inputs[i] : ex.bindings.outputs[i];
       if (Numel(view) > 0 && view.data == nullptr) {
         return ErrorStatus(ACLNN_ERR_PARAM_NULLPTR,
-                           "tensor %s %d (API order) has elements but no device address", 
+                           "tensor %s %d (API order) has elements but no device address",
                            side == 0 ? kInput : kOutput, i);
       }
     }
@@ -145,15 +145,16 @@ aclnnStatus BeginPhase1(const char* op_name, uint64_t* workspace_size, aclOpExec
   return ACLNN_SUCCESS;
 }
 
-aclnnStatus FinishPhase1(const char* op_name, double start_us, Status status, PlanBuilder* builder,
+aclnnStatus FinishPhase1(const char* op_name, double start_us, const Status& status,
+                         PlanBuilder* builder,
                          const std::initializer_list<const aclTensor*>& inputs,
                          const std::initializer_list<const aclTensor*>& outputs,
                          uint64_t* workspace_size, aclOpExecutor** executor) {
   if (!status.ok()) return Report(op_name, status);
   auto* ex = new (std::nothrow) aclOpExecutor;
   if (ex == nullptr) {
-    return Report(op_name, ErrorStatus(ACLNN_ERR_INNER_CREATE_EXECUTOR,
-                                       "could not allocate the executor"));
+    return Report(op_name,
+                  ErrorStatus(ACLNN_ERR_INNER_CREATE_EXECUTOR, "could not allocate the executor"));
   }
   try {
     ex->op_name = op_name;
@@ -209,9 +210,9 @@ aclnnStatus RunPhase2(const char* op_name, void* workspace, uint64_t workspace_s
                                        static_cast<void*>(executor)));
   }
   if (std::strcmp(executor->op_name, op_name) != 0) {
-    return Report(op_name, ErrorStatus(ACLNN_ERR_PARAM_INVALID,
-                                       "executor was built by %s, not by this operator",
-                                       executor->op_name));
+    return Report(op_name,
+                  ErrorStatus(ACLNN_ERR_PARAM_INVALID,
+                              "executor was built by %s, not by this operator", executor->op_name));
   }
   // Any failure from here on releases a single-use executor, as CANN does.
   auto fail = [&](const Status& status) {
@@ -231,7 +232,8 @@ aclnnStatus RunPhase2(const char* op_name, void* workspace, uint64_t workspace_s
   }
   AllocationBlock block;
   if (executor->workspace_size > 0 && FindAllocation(workspace, &block) &&
-      executor->workspace_size > block.size - (reinterpret_cast<uintptr_t>(workspace) - block.base)) {
+      executor->workspace_size >
+          block.size - (reinterpret_cast<uintptr_t>(workspace) - block.base)) {
     return fail(ErrorStatus(
         ACLNN_ERR_PARAM_INVALID,
         "workspace needs %llu bytes but its aclrtMalloc block has %llu from that address",
@@ -256,9 +258,9 @@ aclnnStatus RunPhase2(const char* op_name, void* workspace, uint64_t workspace_s
       char prefix[96];
       std::snprintf(prefix, sizeof(prefix), "phase1=%.1fus phase2=%.1fus", executor->phase1_us,
                     NowMicros() - start_us);
-      verbose_line = std::string("openaclnn: ") + op_name + " " + executor->problem +
-                     " impl=" + (executor->implementation.empty() ? "none (nothing to compute)"
-                                                                  : executor->implementation) +
+      verbose_line = std::string("openaclnn: ") + op_name + " " + executor->problem + " impl=" +
+                     (executor->implementation.empty() ? "none (nothing to compute)"
+                                                       : executor->implementation) +
                      " isa=" + cpu::ActiveIsa() + " " + prefix;
     }
     try {

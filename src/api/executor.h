@@ -82,7 +82,8 @@ Status ChooseImplementation(const char* op_key, const Implementation<Problem> (&
     }
     builder->plan = impl.make_plan(problem, &builder->workspace);
     builder->implementation = impl.name;
-    if (VerboseEnabled() && !declined.empty()) builder->implementation += " (declined:" + declined + ")";
+    if (VerboseEnabled() && !declined.empty())
+      builder->implementation += " (declined:" + declined + ")";
     return Status::Ok();
   }
   if (forced != nullptr && declined.empty()) {
@@ -108,7 +109,8 @@ aclnnStatus RunPhase2(const char* op_name, void* workspace, uint64_t workspace_s
                       aclOpExecutor* executor, aclrtStream stream);
 
 // Non-template part of RunPhase1.
-aclnnStatus FinishPhase1(const char* op_name, double start_us, Status status, PlanBuilder* builder,
+aclnnStatus FinishPhase1(const char* op_name, double start_us, const Status& status,
+                         PlanBuilder* builder,
                          const std::initializer_list<const aclTensor*>& inputs,
                          const std::initializer_list<const aclTensor*>& outputs,
                          uint64_t* workspace_size, aclOpExecutor** executor);
@@ -131,8 +133,8 @@ aclnnStatus RunPhase1(const char* op_name, uint64_t* workspace_size, aclOpExecut
   } catch (...) {
     status = ErrorStatus(ACLNN_ERR_INNER, "unexpected internal exception while planning");
   }
-  return FinishPhase1(op_name, start_us, std::move(status), &builder, inputs, outputs,
-                      workspace_size, executor);
+  return FinishPhase1(op_name, start_us, status, &builder, inputs, outputs, workspace_size,
+                      executor);
 }
 
 }  // namespace openaclnn

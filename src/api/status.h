@@ -30,10 +30,10 @@ inline Status NullptrError(const char* param) {
   return ErrorStatus(ACLNN_ERR_PARAM_NULLPTR, "%s must not be nullptr", param);
 }
 
-#define OPENACLNN_RETURN_IF_ERROR(expr)         \
-  do {                                          \
-    ::openaclnn::Status status_or_ = (expr);    \
-    if (!status_or_.ok()) return status_or_;    \
+#define OPENACLNN_RETURN_IF_ERROR(expr)      \
+  do {                                       \
+    ::openaclnn::Status status_or_ = (expr); \
+    if (!status_or_.ok()) return status_or_; \
   } while (0)
 
 }  // namespace openaclnn

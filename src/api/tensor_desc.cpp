@@ -40,7 +40,8 @@ bool TensorDesc::IsContiguous() const {
 std::string TensorDesc::ShapeString() const { return DimsString(dims.data(), rank); }
 
 void* TensorDesc::First(void* storage_base) const {
-  return static_cast<unsigned char*>(storage_base) + offset * static_cast<int64_t>(DTypeSize(dtype));
+  return static_cast<unsigned char*>(storage_base) +
+         offset * static_cast<int64_t>(DTypeSize(dtype));
 }
 const void* TensorDesc::First(const void* storage_base) const {
   return static_cast<const unsigned char*>(storage_base) +
@@ -87,9 +88,8 @@ Status CheckTensorExtent(const aclTensor& tensor, const char* param) {
     }
     if (d == 0) empty = true;
     if (!empty && __builtin_mul_overflow(numel, d, &numel)) {
-      return ErrorStatus(ACLNN_ERR_PARAM_INVALID,
-                         "%s element count overflows int64 (shape %s)", param,
-                         ShapeString(tensor).c_str());
+      return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "%s element count overflows int64 (shape %s)",
+                         param, ShapeString(tensor).c_str());
     }
   }
   if (empty) return Status::Ok();

@@ -206,9 +206,9 @@ aclError aclrtSetDevice(int32_t deviceId) {
 aclError aclrtResetDevice(int32_t deviceId) {
   openaclnn::ClearRecentError();
   if (deviceId < 0 || deviceId >= openaclnn::DeviceCount()) {
-    return Fail(ACL_ERROR_RT_INVALID_DEVICEID,
-                "aclrtResetDevice: deviceId " + std::to_string(deviceId) + " is not in [0, " +
-                    std::to_string(openaclnn::DeviceCount()) + ")");
+    return Fail(ACL_ERROR_RT_INVALID_DEVICEID, "aclrtResetDevice: deviceId " +
+                                                   std::to_string(deviceId) + " is not in [0, " +
+                                                   std::to_string(openaclnn::DeviceCount()) + ")");
   }
   auto& rt = TheRuntime();
   std::lock_guard<std::mutex> lock(rt.mutex);
@@ -263,7 +263,8 @@ aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
 
 aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
   openaclnn::ClearRecentError();
-  if (value == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtCtxGetSysParamOpt: value is null");
+  if (value == nullptr)
+    return Fail(ACL_ERROR_INVALID_PARAM, "aclrtCtxGetSysParamOpt: value is null");
   if (!openaclnn::ValidContextOption(opt)) {
     return Fail(ACL_ERROR_INVALID_PARAM, "aclrtCtxGetSysParamOpt: opt " +
                                              std::to_string(static_cast<int>(opt)) +
@@ -276,9 +277,9 @@ aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
                 "aclrtSetDevice first");
   }
   if (found == 0) {
-    return Fail(ACL_ERROR_RT_SYSPARAMOPT_NOT_SET,
-                "aclrtCtxGetSysParamOpt: opt " + std::to_string(static_cast<int>(opt)) +
-                    " was never set in this context");
+    return Fail(ACL_ERROR_RT_SYSPARAMOPT_NOT_SET, "aclrtCtxGetSysParamOpt: opt " +
+                                                      std::to_string(static_cast<int>(opt)) +
+                                                      " was never set in this context");
   }
   return ACL_SUCCESS;
 }

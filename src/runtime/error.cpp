@@ -8,7 +8,7 @@ namespace openaclnn {
 namespace {
 
 struct RecentError {
-  std::string message;  // the newest error of this thread
+  std::string message;   // the newest error of this thread
   std::string returned;  // what the last aclGetRecentErrMsg() handed out
   bool has_error = false;
 };

@@ -130,7 +130,8 @@ aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
   }
   size_t padded = 0;
   void* p = nullptr;
-  if (openaclnn::PaddedSize(size, &padded)) p = std::aligned_alloc(openaclnn::kDeviceAlignment, padded);
+  if (openaclnn::PaddedSize(size, &padded))
+    p = std::aligned_alloc(openaclnn::kDeviceAlignment, padded);
   if (p == nullptr) {
     *devPtr = nullptr;
     return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
@@ -172,7 +173,8 @@ aclError aclrtMallocHost(void** hostPtr, size_t size) {
   }
   size_t padded = 0;
   void* p = nullptr;
-  if (openaclnn::PaddedSize(size, &padded)) p = std::aligned_alloc(openaclnn::kDeviceAlignment, padded);
+  if (openaclnn::PaddedSize(size, &padded))
+    p = std::aligned_alloc(openaclnn::kDeviceAlignment, padded);
   if (p == nullptr) {
     *hostPtr = nullptr;
     return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION,

@@ -6,8 +6,8 @@
 #include <new>
 #include <string>
 
-#include "api/dtype.h"
 #include "aclnn/opdev/op_errno.h"
+#include "api/dtype.h"
 #include "runtime/error.h"
 
 namespace openaclnn {
@@ -75,8 +75,7 @@ size_t aclDataTypeSize(aclDataType dataType) { return openaclnn::DTypeSize(dataT
 
 aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType,
                            const int64_t* stride, int64_t offset, aclFormat format,
-                           const int64_t* storageDims, uint64_t storageDimsNum,
-                           void* tensorData) {
+                           const int64_t* storageDims, uint64_t storageDimsNum, void* tensorData) {
   ClearRecentError();
   try {
     auto* tensor = new aclTensor;
@@ -130,22 +129,21 @@ aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
   return scalar;
 }
 
-#define OPENACLNN_ARRAY_CREATE(Type, Elem, name)                                       \
-  Type* name(const Elem* value, uint64_t size) {                                       \
-    ClearRecentError();                                                                \
-    if (value == nullptr && size > 0) {                                                \
-      openaclnn::SetRecentError(#name ": value is nullptr but size is " +              \
-                                std::to_string(size));                                 \
-      return nullptr;                                                                  \
-    }                                                                                  \
-    try {                                                                              \
-      auto* array = new Type;                                                          \
-      array->values.assign(value, value + size);                                       \
-      return array;                                                                    \
-    } catch (const std::exception&) {                                                  \
-      openaclnn::SetRecentError(#name ": out of host memory");                         \
-      return nullptr;                                                                  \
-    }                                                                                  \
+#define OPENACLNN_ARRAY_CREATE(Type, Elem, name)                                                 \
+  Type* name(const Elem* value, uint64_t size) {                                                 \
+    ClearRecentError();                                                                          \
+    if (value == nullptr && size > 0) {                                                          \
+      openaclnn::SetRecentError(#name ": value is nullptr but size is " + std::to_string(size)); \
+      return nullptr;                                                                            \
+    }                                                                                            \
+    try {                                                                                        \
+      auto* array = new (Type);                                                                  \
+      array->values.assign(value, value + size);                                                 \
+      return array;                                                                              \
+    } catch (const std::exception&) {                                                            \
+      openaclnn::SetRecentError(#name ": out of host memory");                                   \
+      return nullptr;                                                                            \
+    }                                                                                            \
   }
 
 OPENACLNN_ARRAY_CREATE(aclIntArray, int64_t, aclCreateIntArray)
@@ -225,8 +223,9 @@ aclnnStatus aclDestroyScalarList(const aclScalarList* array) {
 aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_t* viewDimsNum) {
   ClearRecentError();
   if (tensor == nullptr || viewDims == nullptr || viewDimsNum == nullptr) {
-    return Fail(ACLNN_ERR_PARAM_NULLPTR, "aclGetViewShape: tensor, viewDims and viewDimsNum must "
-                                         "not be nullptr");
+    return Fail(ACLNN_ERR_PARAM_NULLPTR,
+                "aclGetViewShape: tensor, viewDims and viewDimsNum must "
+                "not be nullptr");
   }
   return openaclnn::CopyOut(tensor->view_dims, viewDims, viewDimsNum, "aclGetViewShape");
 }
@@ -235,8 +234,9 @@ aclnnStatus aclGetStorageShape(const aclTensor* tensor, int64_t** storageDims,
                                uint64_t* storageDimsNum) {
   ClearRecentError();
   if (tensor == nullptr || storageDims == nullptr || storageDimsNum == nullptr) {
-    return Fail(ACLNN_ERR_PARAM_NULLPTR, "aclGetStorageShape: tensor, storageDims and "
-                                         "storageDimsNum must not be nullptr");
+    return Fail(ACLNN_ERR_PARAM_NULLPTR,
+                "aclGetStorageShape: tensor, storageDims and "
+                "storageDimsNum must not be nullptr");
   }
   return openaclnn::CopyOut(tensor->storage_dims, storageDims, storageDimsNum,
                             "aclGetStorageShape");
@@ -246,8 +246,9 @@ aclnnStatus aclGetViewStrides(const aclTensor* tensor, int64_t** stridesValue,
                               uint64_t* stridesNum) {
   ClearRecentError();
   if (tensor == nullptr || stridesValue == nullptr || stridesNum == nullptr) {
-    return Fail(ACLNN_ERR_PARAM_NULLPTR, "aclGetViewStrides: tensor, stridesValue and stridesNum "
-                                         "must not be nullptr");
+    return Fail(ACLNN_ERR_PARAM_NULLPTR,
+                "aclGetViewStrides: tensor, stridesValue and stridesNum "
+                "must not be nullptr");
   }
   return openaclnn::CopyOut(tensor->strides, stridesValue, stridesNum, "aclGetViewStrides");
 }
@@ -273,21 +274,20 @@ aclnnStatus aclGetFormat(const aclTensor* tensor, aclFormat* format) {
 aclnnStatus aclGetDataType(const aclTensor* tensor, aclDataType* dataType) {
   ClearRecentError();
   if (tensor == nullptr || dataType == nullptr) {
-    return Fail(ACLNN_ERR_PARAM_NULLPTR,
-                "aclGetDataType: tensor and dataType must not be nullptr");
+    return Fail(ACLNN_ERR_PARAM_NULLPTR, "aclGetDataType: tensor and dataType must not be nullptr");
   }
   *dataType = tensor->dtype;
   return ACLNN_SUCCESS;
 }
 
-#define OPENACLNN_SIZE_GETTER(name, Type, member)                                         \
-  aclnnStatus name(const Type* array, uint64_t* size) {                                   \
-    ClearRecentError();                                                                   \
-    if (array == nullptr || size == nullptr) {                                            \
-      return Fail(ACLNN_ERR_PARAM_NULLPTR, #name ": arguments must not be nullptr");      \
-    }                                                                                     \
-    *size = array->member.size();                                                         \
-    return ACLNN_SUCCESS;                                                                 \
+#define OPENACLNN_SIZE_GETTER(name, Type, member)                                    \
+  aclnnStatus name(const Type* array, uint64_t* size) {                              \
+    ClearRecentError();                                                              \
+    if (array == nullptr || size == nullptr) {                                       \
+      return Fail(ACLNN_ERR_PARAM_NULLPTR, #name ": arguments must not be nullptr"); \
+    }                                                                                \
+    *size = array->member.size();                                                    \
+    return ACLNN_SUCCESS;                                                            \
   }
 
 OPENACLNN_SIZE_GETTER(aclGetIntArraySize, aclIntArray, values)

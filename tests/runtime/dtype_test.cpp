@@ -1,11 +1,11 @@
 // 16-bit float conversions, checked exhaustively against rounding computed in double.
 
+#include "api/dtype.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
-
-#include "api/dtype.h"
 
 namespace openaclnn {
 namespace {
@@ -80,7 +80,7 @@ TEST(BFloat16Test, RoundToNearestEvenKeepsSpecials) {
 TEST(Hf32Test, KeepsElevenMantissaBitsRoundingHalfAway) {
   EXPECT_EQ(RoundToHf32(1.0f), 1.0f);
   const float ulp = std::ldexp(1.0f, -11);
-  EXPECT_EQ(RoundToHf32(1.0f + ulp / 2), 1.0f + ulp);        // half rounds away
+  EXPECT_EQ(RoundToHf32(1.0f + ulp / 2), 1.0f + ulp);  // half rounds away
   EXPECT_EQ(RoundToHf32(1.0f + ulp / 2 - std::ldexp(1.0f, -23)), 1.0f);
   EXPECT_EQ(RoundToHf32(-(1.0f + ulp / 2)), -(1.0f + ulp));  // in magnitude
   EXPECT_EQ(RoundToHf32(INFINITY), INFINITY);

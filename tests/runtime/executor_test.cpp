@@ -1,11 +1,12 @@
 // The two-phase machinery, driven by a small test operator that adds 1 to a float vector.
 
+#include "api/executor.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <vector>
 
-#include "api/executor.h"
 #include "api/tensor_desc.h"
 #include "runtime/meta.h"
 #include "util/runtime_fixture.h"
@@ -217,7 +218,8 @@ TEST_F(ExecutorTest, DestroyBeforeTheStreamRuns) {
 
 TEST_F(ExecutorTest, NullAddressWithElementsIsRefusedInPhase2) {
   int64_t dims[1] = {64};
-  aclTensor* unbound = aclCreateTensor(dims, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 1, nullptr);
+  aclTensor* unbound =
+      aclCreateTensor(dims, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 1, nullptr);
   uint64_t size = 0;
   aclOpExecutor* ex = nullptr;
   ASSERT_EQ(AddOneGetWorkspaceSize(unbound, yt_, &size, &ex), 0);

@@ -1,5 +1,7 @@
 // aclTensor, arrays, scalars, lists and their getters.
 
+#include "runtime/meta.h"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -7,7 +9,6 @@
 
 #include "aclnn/acl_meta.h"
 #include "api/tensor_desc.h"
-#include "runtime/meta.h"
 #include "util/runtime_fixture.h"
 
 namespace openaclnn::test {
@@ -101,8 +102,7 @@ TEST(TensorTest, InitTensorReplacesEverything) {
   EXPECT_EQ(t->dtype, ACL_FLOAT16);
   EXPECT_EQ(t->offset, 2);
   EXPECT_EQ(t->data, data);
-  EXPECT_EQ(aclInitTensor(nullptr, b, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, b, 1, data),
-            161001);
+  EXPECT_EQ(aclInitTensor(nullptr, b, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, b, 1, data), 161001);
   aclDestroyTensor(t);
 }
 
@@ -118,23 +118,29 @@ TEST(TensorTest, ExtentChecks) {
   EXPECT_EQ(s.code(), 161002);
   EXPECT_NE(s.message().find("aclrtMalloc block"), std::string::npos) << s.message();
   int64_t negative[2] = {4, -1};
-  aclTensor* neg = aclCreateTensor(negative, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, dims, 2, block);
+  aclTensor* neg =
+      aclCreateTensor(negative, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, dims, 2, block);
   EXPECT_EQ(CheckTensorExtent(*neg, "x").code(), 161002);
   int64_t huge[2] = {INT64_MAX / 2, 4};
-  aclTensor* overflow = aclCreateTensor(huge, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 2, block);
+  aclTensor* overflow =
+      aclCreateTensor(huge, 2, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, dims, 2, block);
   s = CheckTensorExtent(*overflow, "x");
   EXPECT_EQ(s.code(), 161002);
   EXPECT_NE(s.message().find("overflows"), std::string::npos) << s.message();
   int64_t back_strides[2] = {-4, 1};
-  aclTensor* before = aclCreateTensor(dims, 2, ACL_FLOAT, back_strides, 0, ACL_FORMAT_ND, dims, 2, block);
+  aclTensor* before =
+      aclCreateTensor(dims, 2, ACL_FLOAT, back_strides, 0, ACL_FORMAT_ND, dims, 2, block);
   EXPECT_EQ(CheckTensorExtent(*before, "x").code(), 161002);
-  aclTensor* back_ok = aclCreateTensor(dims, 2, ACL_FLOAT, back_strides, 12, ACL_FORMAT_ND, dims, 2, block);
+  aclTensor* back_ok =
+      aclCreateTensor(dims, 2, ACL_FLOAT, back_strides, 12, ACL_FORMAT_ND, dims, 2, block);
   EXPECT_TRUE(CheckTensorExtent(*back_ok, "x").ok());
   int64_t empty[2] = {0, 1000000};
-  aclTensor* none = aclCreateTensor(empty, 2, ACL_FLOAT, nullptr, 99999, ACL_FORMAT_ND, dims, 2, block);
+  aclTensor* none =
+      aclCreateTensor(empty, 2, ACL_FLOAT, nullptr, 99999, ACL_FORMAT_ND, dims, 2, block);
   EXPECT_TRUE(CheckTensorExtent(*none, "x").ok());
   float host[16];
-  aclTensor* host_view = aclCreateTensor(dims, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, dims, 2, host);
+  aclTensor* host_view =
+      aclCreateTensor(dims, 2, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, dims, 2, host);
   EXPECT_TRUE(CheckTensorExtent(*host_view, "x").ok());  // plain host memory is accepted
   for (aclTensor* t : {fits, past, neg, overflow, before, back_ok, none, host_view}) {
     aclDestroyTensor(t);

@@ -71,10 +71,12 @@ using MemoryTest = RuntimeTest;
 
 TEST_F(MemoryTest, MallocAlignsRefusesZeroAndAcceptsEveryPolicy) {
   const aclrtMemMallocPolicy policies[] = {
-      ACL_MEM_MALLOC_HUGE_FIRST,       ACL_MEM_MALLOC_HUGE_ONLY,       ACL_MEM_MALLOC_NORMAL_ONLY,
-      ACL_MEM_MALLOC_HUGE_FIRST_P2P,   ACL_MEM_MALLOC_HUGE_ONLY_P2P,   ACL_MEM_MALLOC_NORMAL_ONLY_P2P,
-      ACL_MEM_MALLOC_HUGE1G_ONLY,      ACL_MEM_MALLOC_HUGE1G_ONLY_P2P, ACL_MEM_TYPE_LOW_BAND_WIDTH,
-      ACL_MEM_TYPE_HIGH_BAND_WIDTH,    ACL_MEM_ACCESS_USER_SPACE_READONLY};
+      ACL_MEM_MALLOC_HUGE_FIRST,         ACL_MEM_MALLOC_HUGE_ONLY,
+      ACL_MEM_MALLOC_NORMAL_ONLY,        ACL_MEM_MALLOC_HUGE_FIRST_P2P,
+      ACL_MEM_MALLOC_HUGE_ONLY_P2P,      ACL_MEM_MALLOC_NORMAL_ONLY_P2P,
+      ACL_MEM_MALLOC_HUGE1G_ONLY,        ACL_MEM_MALLOC_HUGE1G_ONLY_P2P,
+      ACL_MEM_TYPE_LOW_BAND_WIDTH,       ACL_MEM_TYPE_HIGH_BAND_WIDTH,
+      ACL_MEM_ACCESS_USER_SPACE_READONLY};
   for (aclrtMemMallocPolicy policy : policies) {
     void* p = nullptr;
     ASSERT_EQ(aclrtMalloc(&p, 100, policy), ACL_SUCCESS) << policy;
@@ -131,9 +133,9 @@ TEST_F(MemoryTest, MemcpyAndMemsetChecks) {
   EXPECT_EQ(aclrtMemcpy(d, 128, host.data(), 128, ACL_MEMCPY_HOST_TO_DEVICE),
             ACL_ERROR_INVALID_PARAM);
   EXPECT_NE(RecentError().find("runs past the end"), std::string::npos);
-  EXPECT_EQ(aclrtMemcpy(host.data(), 128, static_cast<char*>(d) + 32, 64,
-                        ACL_MEMCPY_DEVICE_TO_HOST),
-            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(
+      aclrtMemcpy(host.data(), 128, static_cast<char*>(d) + 32, 64, ACL_MEMCPY_DEVICE_TO_HOST),
+      ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclrtMemcpy(d, 64, host.data(), 8, static_cast<aclrtMemcpyKind>(8)),
             ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclrtMemcpy(nullptr, 64, host.data(), 8, ACL_MEMCPY_HOST_TO_DEVICE),
@@ -141,8 +143,7 @@ TEST_F(MemoryTest, MemcpyAndMemsetChecks) {
   EXPECT_EQ(aclrtMemcpy(nullptr, 0, nullptr, 0, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
   // Every kind is advisory: the addresses decide.
   for (int kind = 0; kind <= 7; ++kind) {
-    EXPECT_EQ(aclrtMemcpy(d, 64, host.data(), 4, static_cast<aclrtMemcpyKind>(kind)),
-              ACL_SUCCESS);
+    EXPECT_EQ(aclrtMemcpy(d, 64, host.data(), 4, static_cast<aclrtMemcpyKind>(kind)), ACL_SUCCESS);
   }
   EXPECT_EQ(aclrtMemset(d, 64, 0xAB, 64), ACL_SUCCESS);
   EXPECT_EQ(aclrtMemset(d, 16, 0, 64), ACL_ERROR_INVALID_PARAM);

@@ -1,5 +1,7 @@
 // Streams: order, asynchrony, several at once, errors surfacing at synchronisation.
 
+#include "runtime/stream.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -8,7 +10,6 @@
 #include <thread>
 #include <vector>
 
-#include "runtime/stream.h"
 #include "util/runtime_fixture.h"
 
 namespace openaclnn::test {

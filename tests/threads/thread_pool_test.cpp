@@ -1,12 +1,12 @@
 // The CPU thread pool: every task once, for any thread count, nested and from many callers.
 
+#include "backend/cpu/thread_pool.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <thread>
 #include <vector>
-
-#include "backend/cpu/thread_pool.h"
 
 namespace openaclnn::cpu {
 namespace {
@@ -28,9 +28,8 @@ TEST_P(ThreadPoolTest, RunsEveryTaskExactlyOnce) {
 
 TEST_P(ThreadPoolTest, NestedCallsFinish) {
   std::atomic<int64_t> sum{0};
-  ParallelFor(8, [&](int64_t outer) {
-    ParallelFor(8, [&](int64_t inner) { sum += outer * 8 + inner; });
-  });
+  ParallelFor(
+      8, [&](int64_t outer) { ParallelFor(8, [&](int64_t inner) { sum += outer * 8 + inner; }); });
   EXPECT_EQ(sum.load(), 63 * 64 / 2);
 }
 

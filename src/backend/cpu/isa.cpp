@@ -16,7 +16,9 @@ struct IsaName {
 
 // Our names for the Highway targets this library is compiled for, best first.
 constexpr IsaName kIsas[] = {
-    {"avx512", HWY_AVX3}, {"avx2", HWY_AVX2}, {"sse4", HWY_SSE4},
+    {"avx512", HWY_AVX3},
+    {"avx2", HWY_AVX2},
+    {"sse4", HWY_SSE4},
     {"scalar", HWY_EMU128 | HWY_SCALAR},
 };
 
