@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The test command: installs what is needed, builds with warnings as errors, runs every test in
 # Release, then again under the address and undefined-behaviour sanitizers, then the threading
-# tests under the thread sanitizer.
+# tests under the thread sanitizer, then each libFuzzer target for a bounded time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install_deps.sh
@@ -25,4 +25,10 @@ cmake --preset tsan >/dev/null
 cmake --build --preset tsan -j"$jobs" --target openaclnn_threads_tests
 step "thread sanitizer: threading tests"
 TSAN_OPTIONS=halt_on_error=1 ctest --preset tsan -j"$jobs"
+step "fuzzers (clang, libFuzzer, address+undefined): build"
+cmake --preset fuzz >/dev/null
+cmake --build --preset fuzz -j"$jobs"
+step "fuzzers: ${OPENACLNN_FUZZ_SECONDS:-20} s each from the seed corpora"
+cmake -B build/fuzz -DOPENACLNN_FUZZ_SECONDS="${OPENACLNN_FUZZ_SECONDS:-20}" >/dev/null
+ctest --preset fuzz -j"$jobs"
 step "all tests passed"

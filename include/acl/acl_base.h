@@ -25,6 +25,14 @@ extern "C" {
 #define ACL_DEPRECATED_MESSAGE(message)
 #endif
 
+/* Every enum has int as its fixed underlying type in C++, so any int a caller passes (as C code
+   may) is a valid value that the library can reject, not undefined behaviour. */
+#ifdef __cplusplus
+#define ACL_ENUM_BASE : int
+#else
+#define ACL_ENUM_BASE
+#endif
+
 typedef void* aclrtStream;
 typedef void* aclrtEvent;
 typedef void* aclrtContext;
@@ -107,7 +115,7 @@ static const int ACL_ERROR_RT_FAILURE = 500003;
 static const int ACL_ERROR_DRV_FAILURE = 500004;
 static const int ACL_ERROR_PROFILING_FAILURE = 500005;
 
-typedef enum {
+typedef enum ACL_ENUM_BASE {
   ACL_DT_UNDEFINED = -1,
   ACL_FLOAT = 0,
   ACL_FLOAT16 = 1,
@@ -138,7 +146,7 @@ typedef enum {
   ACL_FLOAT4_E1M2 = 41
 } aclDataType;
 
-typedef enum {
+typedef enum ACL_ENUM_BASE {
   ACL_FORMAT_UNDEFINED = -1,
   ACL_FORMAT_NCHW = 0,
   ACL_FORMAT_NHWC = 1,
@@ -161,7 +169,7 @@ typedef enum {
   ACL_FORMAT_FRACTAL_NZ_C0_8 = 54
 } aclFormat;
 
-typedef enum {
+typedef enum ACL_ENUM_BASE {
   ACL_OPT_DETERMINISTIC = 0,
   ACL_OPT_ENABLE_DEBUG_KERNEL = 1,
   ACL_OPT_STRONG_CONSISTENCY = 2,
