@@ -2,6 +2,8 @@
 
 #include "runtime/memory.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -49,6 +51,24 @@ bool PaddedSize(size_t size, size_t* padded) {
   n = (n + kDeviceAlignment - 1) / kDeviceAlignment * kDeviceAlignment;
   *padded = n;
   return true;
+}
+
+// The CPU device's memory is the machine's: a request larger than physical memory cannot succeed
+// and is refused before it reaches the allocator.
+size_t DeviceMemoryBytes() {
+  static const size_t bytes = [] {
+    const long pages = sysconf(_SC_PHYS_PAGES);
+    const long page_size = sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || page_size <= 0) return SIZE_MAX;
+    return static_cast<size_t>(pages) * static_cast<size_t>(page_size);
+  }();
+  return bytes;
+}
+
+void* AllocateAligned(size_t size) {
+  size_t padded = 0;
+  if (size > DeviceMemoryBytes() || !PaddedSize(size, &padded)) return nullptr;
+  return std::aligned_alloc(kDeviceAlignment, padded);
 }
 
 // For a range that starts inside a device block, checks it ends inside that block too.
@@ -128,14 +148,13 @@ aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
   if (size == 0) {
     return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc: size must be greater than 0, got 0");
   }
-  size_t padded = 0;
-  void* p = nullptr;
-  if (openaclnn::PaddedSize(size, &padded))
-    p = std::aligned_alloc(openaclnn::kDeviceAlignment, padded);
+  void* p = openaclnn::AllocateAligned(size);
   if (p == nullptr) {
     *devPtr = nullptr;
     return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
-                "aclrtMalloc: could not allocate " + std::to_string(size) + " bytes");
+                "aclrtMalloc: could not allocate " + std::to_string(size) +
+                    " bytes (the device has " + std::to_string(openaclnn::DeviceMemoryBytes()) +
+                    ")");
   }
   openaclnn::Table& table = openaclnn::TheTable();
   {
@@ -171,10 +190,7 @@ aclError aclrtMallocHost(void** hostPtr, size_t size) {
   if (size == 0) {
     return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMallocHost: size must be greater than 0, got 0");
   }
-  size_t padded = 0;
-  void* p = nullptr;
-  if (openaclnn::PaddedSize(size, &padded))
-    p = std::aligned_alloc(openaclnn::kDeviceAlignment, padded);
+  void* p = openaclnn::AllocateAligned(size);
   if (p == nullptr) {
     *hostPtr = nullptr;
     return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
