@@ -1,0 +1,392 @@
+#include "ops/conv_tbc_backward/cpu/fast.h"
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+#include "api/dtype.h"
+#include "backend/cpu/thread_pool.h"
+#include "kernels/cpu/gemm.h"
+#include "ops/conv_tbc_backward/cpu/rows.h"
+
+// In TBC layout row r = t * B + b of a (T, B, C) tensor is a C-vector, and a time shift by s is a
+// row shift by s * B. With dY (T_out*B x Cout), X (T_in*B x Cin) and W[k] (Cin x Cout):
+//   gradInput rows r   += dY rows (r + (pad - k) * B) x W[k]^T, for the rows where it exists;
+//   gradWeight[k]       = X rows (r + (k - pad) * B)^T x dY rows r, over the rows where both exist;
+//   gradBias            = column sums of dY.
+// Every product runs single-threaded on a fixed tile, the tiles run as ParallelFor tasks, and no
+// reduction is split across tasks, so the result does not depend on the thread count.
+
+namespace openaclnn::conv_tbc {
+namespace {
+
+// Tile sizes: single-threaded oneDNN keeps 90-95 % of a core's peak from about 256 x 512 tiles
+// (measured), and tiles this size give enough tasks to balance two to a few dozen threads.
+constexpr int64_t kGxTileRows = 256;
+constexpr int64_t kGxTileCols = 512;
+constexpr int64_t kGwTileRows = 256;  // over Cin
+constexpr int64_t kGwTileCols = 512;  // over Cout
+// Conversion and bias passes: rows per task (at least this, at most 256 tasks per tensor so the
+// bias partials stay small).
+constexpr int64_t kMinChunkRows = 64;
+constexpr int64_t kMaxChunks = 256;
+
+int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Splits n into about equal blocks of at most `max_block`, rounded up to multiples of 16.
+int64_t BlockSize(int64_t n, int64_t max_block) {
+  if (n <= max_block) return std::max<int64_t>(n, 1);
+  const int64_t blocks = CeilDiv(n, max_block);
+  return CeilDiv(CeilDiv(n, blocks), 16) * 16;
+}
+
+int64_t ChunkRows(int64_t rows) { return std::max(kMinChunkRows, CeilDiv(rows, kMaxChunks)); }
+
+// A (T, B, C) view whose row r = t * B + b starts at first + r * ld, with unit column stride.
+bool RowMatrixLd(const TensorDesc& d, int64_t* ld) {
+  const int64_t T = d.dims[0], B = d.dims[1], C = d.dims[2];
+  if (C > 1 && d.strides[2] != 1) return false;
+  int64_t l = std::max<int64_t>(C, 1);
+  if (B > 1) {
+    l = d.strides[1];
+    int64_t time_stride = 0;
+    if (T > 1 && (__builtin_mul_overflow(B, l, &time_stride) || time_stride != d.strides[0])) {
+      return false;
+    }
+  } else if (T > 1) {
+    l = d.strides[0];
+  }
+  if (T * B > 1 && l < std::max<int64_t>(C, 1)) return false;
+  *ld = std::max(l, std::max<int64_t>(C, 1));
+  return true;
+}
+
+// A (K, Cin, Cout) view whose tap k is a row-major matrix at first + k * tap_stride with row
+// stride ld.
+bool TapMatrixLd(const TensorDesc& d, int64_t* ld, int64_t* tap_stride) {
+  const int64_t K = d.dims[0], R = d.dims[1], C = d.dims[2];
+  if (C > 1 && d.strides[2] != 1) return false;
+  int64_t l = R > 1 ? d.strides[1] : std::max<int64_t>(C, 1);
+  if (R > 1 && l < std::max<int64_t>(C, 1)) return false;
+  *ld = std::max(l, std::max<int64_t>(C, 1));
+  *tap_stride = K > 1 ? d.strides[0] : 0;
+  return true;
+}
+
+// An fp32 row-major matrix the products read or write: the user's tensor or a workspace panel.
+struct Operand {
+  bool direct = false;
+  size_t panel = 0;  // workspace offset when !direct
+  int64_t ld = 0;
+  int64_t tap_stride = 0;  // weight-shaped operands
+};
+
+struct Tile {
+  bool weight_grad;  // gradWeight tile (else gradInput)
+  int64_t k;         // gradWeight: the tap
+  int64_t r0, r1;    // gradInput: rows of gradInput; gradWeight: rows of W[k] (Cin)
+  int64_t c0, c1;    // columns: Cin for gradInput, Cout for gradWeight
+};
+
+struct Chunk {
+  int which;  // 0: dY (with the bias partials), 1: X, 2: W
+  int64_t index;
+  int64_t r0, r1;
+};
+
+class FastPlan : public Plan {
+ public:
+  FastPlan(const Problem& p, WorkspaceBooking* ws) : p_(p) {
+    const int64_t rows_y = p.t_out * p.batch, rows_x = p.t_in * p.batch;
+    const int64_t rows_w = p.taps * p.c_in;
+    // Products are needed only when dY has elements; otherwise the gradients are zeros.
+    has_products_ = rows_y > 0 && p.c_out > 0;
+    const bool float_inputs = p.rounding == InputRounding::kNone;
+    if (has_products_) {
+      y_.direct = float_inputs && p.self.dtype == ACL_FLOAT && RowMatrixLd(p.self, &y_.ld);
+      x_.direct = float_inputs && p.input.dtype == ACL_FLOAT && RowMatrixLd(p.input, &x_.ld);
+      w_.direct = float_inputs && p.weight.dtype == ACL_FLOAT &&
+                  TapMatrixLd(p.weight, &w_.ld, &w_.tap_stride);
+      BookPanel(&y_, rows_y, p.c_out, ws);
+      BookPanel(&x_, rows_x, p.c_in, ws);
+      BookPanel(&w_, rows_w, p.c_out, ws);
+    }
+    const bool float_outputs = !p.round_result_to_half;
+    gx_serial_ = MayOverlap(p.grad_input);
+    gw_serial_ = MayOverlap(p.grad_weight);
+    gx_.direct = float_outputs && p.grad_input.dtype == ACL_FLOAT && !gx_serial_ &&
+                 RowMatrixLd(p.grad_input, &gx_.ld);
+    gw_.direct = float_outputs && p.grad_weight.dtype == ACL_FLOAT && !gw_serial_ &&
+                 TapMatrixLd(p.grad_weight, &gw_.ld, &gw_.tap_stride);
+    BookPanel(&gx_, rows_x, p.c_in, ws);
+    BookPanel(&gw_, rows_w, p.c_out, ws);
+
+    // Conversion and bias chunks. dY is always streamed: its pass carries the bias partials.
+    y_chunk_rows_ = ChunkRows(rows_y);
+    const int64_t y_chunks = p.c_out > 0 ? CeilDiv(rows_y, y_chunk_rows_) : 0;
+    for (int64_t i = 0; i < y_chunks; ++i) {
+      chunks_.push_back({0, i, i * y_chunk_rows_, std::min(rows_y, (i + 1) * y_chunk_rows_)});
+    }
+    bias_partials_ = ws->Book(sizeof(float) * std::max<int64_t>(y_chunks * p.c_out, 1));
+    if (has_products_ && !x_.direct && p.c_in > 0) AddChunks(1, rows_x);
+    if (has_products_ && !w_.direct && p.c_in > 0) AddChunks(2, rows_w);
+
+    // Product tiles, gradWeight first (its tiles carry the longer reductions).
+    if (p.c_in > 0) {
+      const int64_t wr = BlockSize(p.c_in, kGwTileRows), wc = BlockSize(p.c_out, kGwTileCols);
+      for (int64_t k = 0; k < p.taps && p.c_out > 0; ++k) {
+        for (int64_t r = 0; r < p.c_in; r += wr) {
+          for (int64_t c = 0; c < p.c_out; c += wc) {
+            tiles_.push_back({true, k, r, std::min(p.c_in, r + wr), c, std::min(p.c_out, c + wc)});
+          }
+        }
+      }
+      const int64_t xc = BlockSize(p.c_in, kGxTileCols);
+      for (int64_t r = 0; r < rows_x; r += kGxTileRows) {
+        for (int64_t c = 0; c < p.c_in; c += xc) {
+          tiles_.push_back(
+              {false, 0, r, std::min(rows_x, r + kGxTileRows), c, std::min(p.c_in, c + xc)});
+        }
+      }
+    }
+  }
+
+  Status Run(const Bindings& bindings, void* workspace) const override {
+    RunState s;
+    s.ws = workspace;
+    s.y_src = p_.self.First(bindings.inputs[0]);
+    s.x_src = p_.input.First(bindings.inputs[1]);
+    s.w_src = p_.weight.First(bindings.inputs[2]);
+    s.gx_dst = p_.grad_input.First(bindings.outputs[0]);
+    s.gw_dst = p_.grad_weight.First(bindings.outputs[1]);
+    s.gb_dst = p_.grad_bias.First(bindings.outputs[2]);
+    s.y = OperandPointer(y_, workspace, s.y_src);
+    s.x = OperandPointer(x_, workspace, s.x_src);
+    s.w = OperandPointer(w_, workspace, s.w_src);
+    s.gx = OperandPointer(gx_, workspace, s.gx_dst);
+    s.gw = OperandPointer(gw_, workspace, s.gw_dst);
+
+    cpu::ParallelFor(static_cast<int64_t>(chunks_.size()),
+                     [&](int64_t i) { RunChunk(chunks_[i], s); });
+    std::mutex error_mutex;
+    Status first_error;
+    cpu::ParallelFor(static_cast<int64_t>(tiles_.size()), [&](int64_t i) {
+      Status st = RunTile(tiles_[i], s);
+      if (!st.ok()) {
+        std::lock_guard<std::mutex> lock(error_mutex);
+        if (first_error.ok()) first_error = std::move(st);
+      }
+    });
+    OPENACLNN_RETURN_IF_ERROR(first_error);
+    if (gx_serial_) StoreGradInputRows(s, 0, p_.t_in * p_.batch, 0, p_.c_in);
+    if (gw_serial_) StoreGradWeightRows(s, -1, 0, p_.c_in, 0, p_.c_out);
+    FinishBias(s);
+    return Status::Ok();
+  }
+
+ private:
+  struct RunState {
+    void* ws;
+    const void *y_src, *x_src, *w_src;
+    void *gx_dst, *gw_dst, *gb_dst;
+    float *y, *x, *w, *gx, *gw;
+  };
+
+  void BookPanel(Operand* op, int64_t rows, int64_t cols, WorkspaceBooking* ws) {
+    if (op->direct) return;
+    op->ld = std::max<int64_t>(cols, 1);
+    op->tap_stride = p_.c_in * op->ld;
+    op->panel = ws->Book(sizeof(float) * std::max<int64_t>(rows * cols, 1));
+  }
+
+  void AddChunks(int which, int64_t rows) {
+    const int64_t step = ChunkRows(rows);
+    for (int64_t r = 0, i = 0; r < rows; r += step, ++i) {
+      chunks_.push_back({which, i, r, std::min(rows, r + step)});
+    }
+  }
+
+  static float* OperandPointer(const Operand& op, void* ws, const void* user) {
+    if (op.direct) return const_cast<float*>(static_cast<const float*>(user));
+    return WorkspaceBooking::At<float>(ws, op.panel);
+  }
+
+  // Address of element 0 of TBC row r (t = r / B, b = r % B) of a rank-3 view.
+  static const void* RowAddress(const TensorDesc& d, const void* first, int64_t r) {
+    const int64_t B = d.dims[1];
+    const int64_t t = r / B, b = r % B;
+    return static_cast<const unsigned char*>(first) +
+           (t * d.strides[0] + b * d.strides[1]) * static_cast<int64_t>(DTypeSize(d.dtype));
+  }
+
+  void RunChunk(const Chunk& c, const RunState& s) const {
+    if (c.which == 0) {
+      // dY: bias partial over the rows as stored (spec 5.4), then the rounded fp32 panel.
+      const int64_t n = p_.c_out;
+      float* partial = WorkspaceBooking::At<float>(s.ws, bias_partials_) + c.index * n;
+      std::fill(partial, partial + n, 0.0f);
+      for (int64_t r = c.r0; r < c.r1; ++r) {
+        if (y_.direct) {
+          AccumulateRow(s.y + r * y_.ld, n, partial);
+          continue;
+        }
+        float* row = s.y + r * y_.ld;
+        LoadRow(RowAddress(p_.self, s.y_src, r), p_.self.dtype, p_.self.strides[2], n, row);
+        AccumulateRow(row, n, partial);
+        RoundRow(p_.rounding, row, n);
+      }
+      return;
+    }
+    if (c.which == 1) {
+      for (int64_t r = c.r0; r < c.r1; ++r) {
+        float* row = s.x + r * x_.ld;
+        LoadRow(RowAddress(p_.input, s.x_src, r), p_.input.dtype, p_.input.strides[2], p_.c_in,
+                row);
+        RoundRow(p_.rounding, row, p_.c_in);
+      }
+      return;
+    }
+    const TensorDesc& d = p_.weight;
+    const int64_t esize = static_cast<int64_t>(DTypeSize(d.dtype));
+    for (int64_t r = c.r0; r < c.r1; ++r) {
+      const int64_t k = r / p_.c_in, ci = r % p_.c_in;
+      const void* src = static_cast<const unsigned char*>(s.w_src) +
+                        (k * d.strides[0] + ci * d.strides[1]) * esize;
+      float* row = s.w + r * w_.ld;
+      LoadRow(src, d.dtype, d.strides[2], p_.c_out, row);
+      RoundRow(p_.rounding, row, p_.c_out);
+    }
+  }
+
+  Status RunTile(const Tile& t, const RunState& s) const {
+    return t.weight_grad ? WeightGradTile(t, s) : InputGradTile(t, s);
+  }
+
+  // gradInput rows [r0, r1), columns [c0, c1).
+  Status InputGradTile(const Tile& t, const RunState& s) const {
+    const int64_t B = p_.batch, cols = t.c1 - t.c0;
+    float* out = s.gx + t.c0;
+    // Rows of gradInput each tap reaches: time [k - pad, T_out + k - pad) clipped to [0, T_in).
+    auto range = [&](int64_t k, int64_t* lo, int64_t* hi) {
+      if (!has_products_) {
+        *lo = *hi = 0;
+        return;
+      }
+      const int64_t tlo = std::clamp<int64_t>(k - p_.pad, 0, p_.t_in);
+      const int64_t thi = std::clamp<int64_t>(p_.t_out + k - p_.pad, 0, p_.t_in);
+      *lo = std::max(t.r0, tlo * B);
+      *hi = std::min(t.r1, thi * B);
+    };
+    // Numerics: taps accumulate in the fixed order below, in fp32, by the GEMM's beta = 1. A tap
+    // covering the whole tile goes first with beta = 0; otherwise the tile is zeroed first.
+    int64_t first = -1;
+    for (int64_t k = 0; k < p_.taps; ++k) {
+      int64_t lo, hi;
+      range(k, &lo, &hi);
+      if (lo == t.r0 && hi == t.r1) {
+        first = k;
+        break;
+      }
+    }
+    if (first < 0) {
+      for (int64_t r = t.r0; r < t.r1; ++r)
+        std::fill(out + r * gx_.ld, out + r * gx_.ld + cols, 0.f);
+    }
+    for (int64_t i = -1; i < p_.taps; ++i) {
+      const int64_t k = i < 0 ? first : i;
+      if (k < 0 || (i >= 0 && k == first)) continue;
+      int64_t lo, hi;
+      range(k, &lo, &hi);
+      if (lo >= hi) continue;
+      const int64_t y_row = lo + (p_.pad - k) * B;
+      OPENACLNN_RETURN_IF_ERROR(
+          cpu::SgemmRowMajor(false, true, hi - lo, cols, p_.c_out, 1.0f, s.y + y_row * y_.ld, y_.ld,
+                             s.w + k * w_.tap_stride + t.c0 * w_.ld, w_.ld,
+                             k == first ? 0.0f : 1.0f, out + lo * gx_.ld, gx_.ld));
+    }
+    if (!gx_.direct && !gx_serial_) StoreGradInputRows(s, t.r0, t.r1, t.c0, t.c1);
+    return Status::Ok();
+  }
+
+  // gradWeight[k] rows (Cin) [r0, r1), columns (Cout) [c0, c1).
+  Status WeightGradTile(const Tile& t, const RunState& s) const {
+    const int64_t B = p_.batch;
+    // Output time steps t whose input step t + k - pad exists.
+    const int64_t tlo = std::clamp<int64_t>(p_.pad - t.k, 0, p_.t_out);
+    const int64_t thi = std::clamp<int64_t>(p_.t_in + p_.pad - t.k, 0, p_.t_out);
+    float* out = s.gw + t.k * gw_.tap_stride + t.r0 * gw_.ld + t.c0;
+    const int64_t rows = t.r1 - t.r0, cols = t.c1 - t.c0;
+    if (tlo >= thi) {
+      for (int64_t r = 0; r < rows; ++r) std::fill(out + r * gw_.ld, out + r * gw_.ld + cols, 0.f);
+    } else {
+      // Numerics: the whole reduction over time and batch is one GEMM call (fp32 accumulation).
+      const int64_t x_row = (tlo + t.k - p_.pad) * B;
+      OPENACLNN_RETURN_IF_ERROR(cpu::SgemmRowMajor(
+          true, false, rows, cols, (thi - tlo) * B, 1.0f, s.x + x_row * x_.ld + t.r0, x_.ld,
+          s.y + tlo * B * y_.ld + t.c0, y_.ld, 0.0f, out, gw_.ld));
+    }
+    if (!gw_.direct && !gw_serial_) StoreGradWeightRows(s, t.k, t.r0, t.r1, t.c0, t.c1);
+    return Status::Ok();
+  }
+
+  void StoreGradInputRows(const RunState& s, int64_t r0, int64_t r1, int64_t c0, int64_t c1) const {
+    const TensorDesc& d = p_.grad_input;
+    const int64_t esize = static_cast<int64_t>(DTypeSize(d.dtype));
+    for (int64_t r = r0; r < r1; ++r) {
+      void* dst = static_cast<unsigned char*>(const_cast<void*>(RowAddress(d, s.gx_dst, r))) +
+                  c0 * d.strides[2] * esize;
+      StoreRow(s.gx + r * gx_.ld + c0, c1 - c0, p_.round_result_to_half, dst, d.dtype,
+               d.strides[2]);
+    }
+  }
+
+  // Tap k's rows [r0, r1), columns [c0, c1); every tap when the stores run serially.
+  void StoreGradWeightRows(const RunState& s, int64_t k, int64_t r0, int64_t r1, int64_t c0,
+                           int64_t c1) const {
+    const TensorDesc& d = p_.grad_weight;
+    const int64_t esize = static_cast<int64_t>(DTypeSize(d.dtype));
+    const bool all_taps = gw_serial_;
+    const int64_t k0 = all_taps ? 0 : k, k1 = all_taps ? p_.taps : k + 1;
+    for (int64_t kk = k0; kk < k1; ++kk) {
+      for (int64_t r = r0; r < r1; ++r) {
+        void* dst = static_cast<unsigned char*>(s.gw_dst) +
+                    (kk * d.strides[0] + r * d.strides[1] + c0 * d.strides[2]) * esize;
+        StoreRow(s.gw + kk * gw_.tap_stride + r * gw_.ld + c0, c1 - c0, p_.round_result_to_half,
+                 dst, d.dtype, d.strides[2]);
+      }
+    }
+  }
+
+  // Numerics: the chunk partials (fp32, rows in order) are added in chunk order, in fp32.
+  void FinishBias(const RunState& s) const {
+    const int64_t n = p_.c_out;
+    const float* partials = WorkspaceBooking::At<float>(s.ws, bias_partials_);
+    const int64_t chunks = p_.c_out > 0 ? CeilDiv(p_.t_out * p_.batch, y_chunk_rows_) : 0;
+    const TensorDesc& d = p_.grad_bias;
+    for (int64_t co = 0; co < n; ++co) {
+      float sum = 0.0f;
+      for (int64_t c = 0; c < chunks; ++c) sum += partials[c * n + co];
+      StoreFromFloat(s.gb_dst, d.dtype, co * d.strides[0], sum);
+    }
+  }
+
+  Problem p_;
+  bool has_products_ = false;
+  Operand y_, x_, w_, gx_, gw_;
+  bool gx_serial_ = false, gw_serial_ = false;
+  int64_t y_chunk_rows_ = 1;
+  size_t bias_partials_ = 0;
+  std::vector<Chunk> chunks_;
+  std::vector<Tile> tiles_;
+};
+
+}  // namespace
+
+const char* FastDeclines(const Problem&) { return nullptr; }
+
+std::unique_ptr<Plan> MakeFastPlan(const Problem& problem, WorkspaceBooking* workspace) {
+  return std::make_unique<FastPlan>(problem, workspace);
+}
+
+}  // namespace openaclnn::conv_tbc

@@ -1,0 +1,222 @@
+// Row conversions of the fast ConvTBC path, compiled once per Highway target. Each vector kernel
+// reproduces the scalar conversions of api/dtype.h bit for bit (tests/ops/conv_tbc_backward/
+// rows_test.cpp checks every 16-bit pattern and many float patterns on every target); the tails
+// use the scalar functions themselves.
+#include "ops/conv_tbc_backward/cpu/rows.h"
+
+#include <cstring>
+
+#include "api/dtype.h"
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "ops/conv_tbc_backward/cpu/rows.cpp"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace openaclnn::conv_tbc {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+using DF = hn::ScalableTag<float>;
+using DU = hn::RebindToUnsigned<DF>;
+using DI = hn::RebindToSigned<DF>;
+using DU16 = hn::Rebind<uint16_t, DF>;
+using VF = hn::Vec<DF>;
+using VU = hn::Vec<DU>;
+
+HWY_INLINE VU LoadU16AsU32(const uint16_t* p) {
+  const DU du;
+  const DU16 du16;
+  return hn::PromoteTo(du, hn::LoadU(du16, p));
+}
+
+HWY_INLINE void StoreU32AsU16(VU bits, uint16_t* p) {
+  const DI di;
+  const DU16 du16;
+  // Every lane holds a value below 2^16, so the saturating demotion is exact.
+  hn::StoreU(hn::DemoteTo(du16, hn::BitCast(di, bits)), du16, p);
+}
+
+// HalfToFloat: sign | rebased exponent | mantissa; subnormals via an exact multiply by 2^112;
+// inf/NaN keep their payload.
+HWY_INLINE VF HalfBitsToFloat(VU h) {
+  const DF df;
+  const DU du;
+  const VU magnitude = hn::ShiftLeft<13>(hn::And(h, hn::Set(du, 0x7fffu)));
+  const VF finite = hn::Mul(hn::BitCast(df, magnitude), hn::Set(df, 5.192296858534828e33f));
+  const auto special = hn::Eq(hn::And(h, hn::Set(du, 0x7c00u)), hn::Set(du, 0x7c00u));
+  const VU inf_nan = hn::Or(hn::And(magnitude, hn::Set(du, 0x007fe000u)), hn::Set(du, 0x7f800000u));
+  const VU value = hn::IfThenElse(special, inf_nan, hn::BitCast(du, finite));
+  return hn::BitCast(df, hn::Or(value, hn::ShiftLeft<16>(hn::And(h, hn::Set(du, 0x8000u)))));
+}
+
+// FloatToHalf: NaN quiet with the top payload bits, overflow to inf, subnormals rounded to
+// nearest even by the float unit, normals rebased and rounded at bit 13 to nearest even.
+HWY_INLINE VU FloatToHalfBits(VF f) {
+  const DF df;
+  const DU du;
+  const DI di;
+  const VU u = hn::BitCast(du, f);
+  const VU sign = hn::And(hn::ShiftRight<16>(u), hn::Set(du, 0x8000u));
+  const VU abs = hn::And(u, hn::Set(du, 0x7fffffffu));
+  const auto abs_i = hn::BitCast(di, abs);  // non-negative: signed compares are safe
+  VU v = hn::Sub(abs, hn::Set(du, 0x38000000u));
+  v = hn::Add(v, hn::Add(hn::Set(du, 0xfffu), hn::And(hn::ShiftRight<13>(v), hn::Set(du, 1u))));
+  VU r = hn::ShiftRight<13>(v);
+  const VF scaled = hn::Mul(hn::BitCast(df, abs), hn::Set(df, 16777216.0f));
+  const VU sub = hn::BitCast(du, hn::ConvertTo(di, hn::Round(scaled)));
+  r = hn::IfThenElse(hn::RebindMask(du, hn::Lt(abs_i, hn::Set(di, 0x38800000))), sub, r);
+  r = hn::IfThenElse(hn::RebindMask(du, hn::Gt(abs_i, hn::Set(di, 0x477fefff))),
+                     hn::Set(du, 0x7c00u), r);
+  const VU nan =
+      hn::Or(hn::Set(du, 0x7e00u), hn::And(hn::ShiftRight<13>(abs), hn::Set(du, 0x3ffu)));
+  r = hn::IfThenElse(hn::RebindMask(du, hn::Gt(abs_i, hn::Set(di, 0x7f800000))), nan, r);
+  return hn::Or(r, sign);
+}
+
+// FloatToBFloat16: NaN quieted (| 0x40 after the shift), others rounded to nearest even.
+HWY_INLINE VU FloatToBf16Bits(VF f) {
+  const DU du;
+  const DI di;
+  const VU u = hn::BitCast(du, f);
+  const VU rounded = hn::ShiftRight<16>(
+      hn::Add(u, hn::Add(hn::Set(du, 0x7fffu), hn::And(hn::ShiftRight<16>(u), hn::Set(du, 1u)))));
+  const VU nan = hn::Or(hn::ShiftRight<16>(u), hn::Set(du, 0x40u));
+  const auto abs_i = hn::BitCast(di, hn::And(u, hn::Set(du, 0x7fffffffu)));
+  return hn::IfThenElse(hn::RebindMask(du, hn::Gt(abs_i, hn::Set(di, 0x7f800000))), nan, rounded);
+}
+
+// RoundToHf32: ((bits >> 11) + 1) >> 1 << 12 for finite values.
+HWY_INLINE VF Hf32(VF f) {
+  const DF df;
+  const DU du;
+  const VU u = hn::BitCast(du, f);
+  const VU r =
+      hn::ShiftLeft<12>(hn::ShiftRight<1>(hn::Add(hn::ShiftRight<11>(u), hn::Set(du, 1u))));
+  const auto finite = hn::Ne(hn::And(u, hn::Set(du, 0x7f800000u)), hn::Set(du, 0x7f800000u));
+  return hn::BitCast(df, hn::IfThenElse(finite, r, u));
+}
+
+void LoadRow16(const uint16_t* src, int64_t n, bool half, float* dst) {
+  const DF df;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(df));
+  int64_t i = 0;
+  for (; i + N <= n; i += N) {
+    const VU h = LoadU16AsU32(src + i);
+    const VF f = half ? HalfBitsToFloat(h) : hn::BitCast(df, hn::ShiftLeft<16>(h));
+    hn::StoreU(f, df, dst + i);
+  }
+  for (; i < n; ++i) dst[i] = half ? HalfToFloat(src[i]) : BFloat16ToFloat(src[i]);
+}
+
+void RoundRowImpl(int mode, float* row, int64_t n) {
+  const DF df;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(df));
+  int64_t i = 0;
+  for (; i + N <= n; i += N) {
+    const VF f = hn::LoadU(df, row + i);
+    hn::StoreU(mode == 1 ? Hf32(f) : HalfBitsToFloat(FloatToHalfBits(f)), df, row + i);
+  }
+  for (; i < n; ++i) row[i] = mode == 1 ? RoundToHf32(row[i]) : RoundThroughHalf(row[i]);
+}
+
+void AccumulateRowImpl(const float* row, int64_t n, float* sum) {
+  const DF df;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(df));
+  int64_t i = 0;
+  for (; i + N <= n; i += N) {
+    hn::StoreU(hn::Add(hn::LoadU(df, sum + i), hn::LoadU(df, row + i)), df, sum + i);
+  }
+  for (; i < n; ++i) sum[i] += row[i];
+}
+
+// Contiguous destination. out: 0 FLOAT, 1 FLOAT16, 2 BF16.
+void StoreRowImpl(const float* src, int64_t n, bool via_half, int out, void* dst) {
+  const DF df;
+  const int64_t N = static_cast<int64_t>(hn::Lanes(df));
+  int64_t i = 0;
+  for (; i + N <= n; i += N) {
+    VF f = hn::LoadU(df, src + i);
+    if (via_half) {
+      const VU h = FloatToHalfBits(f);
+      if (out == 1) {
+        StoreU32AsU16(h, static_cast<uint16_t*>(dst) + i);
+        continue;
+      }
+      f = HalfBitsToFloat(h);
+    }
+    if (out == 0) {
+      hn::StoreU(f, df, static_cast<float*>(dst) + i);
+    } else {
+      StoreU32AsU16(out == 1 ? FloatToHalfBits(f) : FloatToBf16Bits(f),
+                    static_cast<uint16_t*>(dst) + i);
+    }
+  }
+  const aclDataType dtype = out == 0 ? ACL_FLOAT : out == 1 ? ACL_FLOAT16 : ACL_BF16;
+  for (; i < n; ++i) {
+    const float v = via_half ? RoundThroughHalf(src[i]) : src[i];
+    if (via_half && out == 1) {
+      static_cast<uint16_t*>(dst)[i] = FloatToHalf(src[i]);
+    } else {
+      StoreFromFloat(dst, dtype, i, v);
+    }
+  }
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace openaclnn::conv_tbc
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace openaclnn::conv_tbc {
+
+HWY_EXPORT(LoadRow16);
+HWY_EXPORT(RoundRowImpl);
+HWY_EXPORT(AccumulateRowImpl);
+HWY_EXPORT(StoreRowImpl);
+
+void LoadRow(const void* src, aclDataType dtype, int64_t stride, int64_t n, float* dst) {
+  if (stride == 1) {
+    if (dtype == ACL_FLOAT) {
+      std::memcpy(dst, src, sizeof(float) * n);
+    } else {
+      HWY_DYNAMIC_DISPATCH(LoadRow16)
+      (static_cast<const uint16_t*>(src), n, dtype == ACL_FLOAT16, dst);
+    }
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i) dst[i] = LoadAsFloat(src, dtype, i * stride);
+}
+
+void RoundRow(InputRounding rounding, float* row, int64_t n) {
+  if (rounding == InputRounding::kNone) return;
+  HWY_DYNAMIC_DISPATCH(RoundRowImpl)(rounding == InputRounding::kHf32 ? 1 : 2, row, n);
+}
+
+void AccumulateRow(const float* row, int64_t n, float* sum) {
+  HWY_DYNAMIC_DISPATCH(AccumulateRowImpl)(row, n, sum);
+}
+
+void StoreRow(const float* src, int64_t n, bool via_half, void* dst, aclDataType dtype,
+              int64_t stride) {
+  if (stride == 1) {
+    if (dtype == ACL_FLOAT && !via_half) {
+      std::memcpy(dst, src, sizeof(float) * n);
+      return;
+    }
+    const int out = dtype == ACL_FLOAT ? 0 : dtype == ACL_FLOAT16 ? 1 : 2;
+    HWY_DYNAMIC_DISPATCH(StoreRowImpl)(src, n, via_half, out, dst);
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    if (via_half && dtype == ACL_FLOAT16) {
+      static_cast<uint16_t*>(dst)[i * stride] = FloatToHalf(src[i]);
+    } else {
+      StoreFromFloat(dst, dtype, i * stride, via_half ? RoundThroughHalf(src[i]) : src[i]);
+    }
+  }
+}
+
+}  // namespace openaclnn::conv_tbc
+#endif  // HWY_ONCE

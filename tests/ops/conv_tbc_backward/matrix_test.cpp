@@ -1,0 +1,289 @@
+// Every implementation against the float64 golden model over dtypes x cubeMathType x shapes x
+// layouts: each output element within the mixed-tolerance rule (decision D9), inputs unchanged,
+// and no storage element outside an output view written.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "conv_tbc_test_util.h"
+#include "util/precision.h"
+#include "util/runtime_fixture.h"
+
+namespace openaclnn::test {
+namespace {
+
+using conv_tbc::ConvShape;
+
+struct Dtypes {
+  aclDataType self, input, weight, bias, gx, gw, gb;
+};
+
+std::string DtypesName(const Dtypes& d) {
+  std::string s;
+  for (aclDataType t : {d.self, d.input, d.weight}) s += std::string(DTypeName(t)) + "_";
+  s += "to";
+  for (aclDataType t : {d.gx, d.gw, d.gb}) s += std::string("_") + DTypeName(t);
+  return s;
+}
+
+// The coarser of two float types (BF16 > FLOAT16 > FLOAT).
+aclDataType Coarser(aclDataType a, aclDataType b) {
+  auto rank = [](aclDataType t) { return t == ACL_BF16 ? 2 : t == ACL_FLOAT16 ? 1 : 0; };
+  return rank(a) >= rank(b) ? a : b;
+}
+
+struct Case {
+  ConvShape shape;
+  Dtypes dtypes;
+  int cube;
+  Layout layout;
+  const char* impl;
+};
+
+std::string CaseName(const Case& c) {
+  char buf[256];
+  std::snprintf(buf, sizeof(buf),
+                "impl=%s T_in=%lld B=%lld Cin=%lld Cout=%lld K=%lld pad=%lld "
+                "%s cube=%d layout=%s",
+                c.impl, static_cast<long long>(c.shape.t_in), static_cast<long long>(c.shape.batch),
+                static_cast<long long>(c.shape.c_in), static_cast<long long>(c.shape.c_out),
+                static_cast<long long>(c.shape.taps), static_cast<long long>(c.shape.pad),
+                DtypesName(c.dtypes).c_str(), c.cube, LayoutName(c.layout));
+  return buf;
+}
+
+class ConvTbcMatrixTest : public RuntimeTest {
+ protected:
+  void SetUp() override {
+    RuntimeTest::SetUp();
+    ASSERT_EQ(aclrtCreateStream(&stream_), ACL_SUCCESS);
+  }
+  void TearDown() override {
+    unsetenv("OPENACLNN_FORCE_IMPL");
+    EXPECT_EQ(aclrtDestroyStream(stream_), ACL_SUCCESS);
+    RuntimeTest::TearDown();
+  }
+
+  // Runs one case; returns "" or what went wrong.
+  std::string Run(const Case& c) {
+    const ConvShape& s = c.shape;
+    const Dtypes& d = c.dtypes;
+    const int64_t t_out = s.t_out();
+    DeviceTensor dy({t_out, s.batch, s.c_out}, d.self, c.layout, false, ACL_FORMAT_NCL);
+    DeviceTensor x({s.t_in, s.batch, s.c_in}, d.input, c.layout, false, ACL_FORMAT_NCL);
+    DeviceTensor w({s.taps, s.c_in, s.c_out}, d.weight, c.layout, false);
+    DeviceTensor bias({s.c_out}, d.bias, c.layout, false);
+    DeviceTensor gx({s.t_in, s.batch, s.c_in}, d.gx, c.layout, true, ACL_FORMAT_NCL);
+    DeviceTensor gw({s.taps, s.c_in, s.c_out}, d.gw, c.layout, true);
+    DeviceTensor gb({s.c_out}, d.gb, c.layout, true);
+    std::mt19937 rng(static_cast<uint32_t>(s.t_in * 131 + s.c_in * 7 + s.c_out + c.cube));
+    const std::vector<float> dy_v = dy.Fill(&rng), x_v = x.Fill(&rng), w_v = w.Fill(&rng);
+    bias.Fill(&rng);
+    const std::vector<uint8_t> inputs_before[] = {dy.ReadBytes(), x.ReadBytes(), w.ReadBytes(),
+                                                  bias.ReadBytes()};
+
+    // Golden: the float64 reference fed the emulation-rounded inputs; gradBias from self as
+    // stored.
+    const aclDataType promoted = PromoteFloatTypes(PromoteFloatTypes(d.self, d.input), d.weight);
+    auto rounded = [&](const std::vector<float>& v) {
+      std::vector<double> out(v.size());
+      for (size_t i = 0; i < v.size(); ++i) out[i] = EmulationRound(v[i], c.cube, promoted);
+      return out;
+    };
+    const std::vector<double> dy_r = rounded(dy_v), x_r = rounded(x_v), w_r = rounded(w_v);
+    const std::vector<double> dy_raw(dy_v.begin(), dy_v.end());
+    std::vector<double> gx_g(x_v.size()), gw_g(w_v.size()), gb_g(s.c_out);
+    conv_tbc::ConvTbcBackwardF64(s, dy_r.data(), x_r.data(), w_r.data(), gx_g.data(), gw_g.data(),
+                                 nullptr);
+    conv_tbc::ConvTbcBackwardF64(s, dy_raw.data(), nullptr, nullptr, nullptr, nullptr, gb_g.data());
+
+    setenv("OPENACLNN_FORCE_IMPL", (std::string("conv_tbc_backward=") + c.impl).c_str(), 1);
+    CallResult r = CallConvTbcBackward(dy.tensor(), x.tensor(), w.tensor(), bias.tensor(), s.pad,
+                                       static_cast<int8_t>(c.cube), gx.tensor(), gw.tensor(),
+                                       gb.tensor(), stream_);
+    if (r.phase1 != 0 || r.phase2 != 0 || r.sync != 0) {
+      return "call failed: " + std::to_string(r.phase1) + "/" + std::to_string(r.phase2) + "/" +
+             std::to_string(r.sync) + " " + r.message;
+    }
+    std::string failure;
+    // cubeMathType 2 computes in FLOAT16: its result carries FLOAT16 rounding whatever the output.
+    const aclDataType compute = c.cube == 2 ? ACL_FLOAT16 : ACL_FLOAT;
+    const std::vector<float> gx_v = gx.Read(), gw_v = gw.Read(), gb_v = gb.Read();
+    failure += CheckMixedTolerance(Coarser(d.gx, compute), gx_v.data(), gx_g.data(), gx_v.size(),
+                                   "gradInput");
+    failure += CheckMixedTolerance(Coarser(d.gw, compute), gw_v.data(), gw_g.data(), gw_v.size(),
+                                   "gradWeight");
+    failure += CheckMixedTolerance(d.gb, gb_v.data(), gb_g.data(), gb_v.size(), "gradBias");
+    for (const DeviceTensor* t : {&gx, &gw, &gb}) failure += t->CheckGuards();
+    const DeviceTensor* ins[] = {&dy, &x, &w, &bias};
+    for (int i = 0; i < 4; ++i) {
+      if (ins[i]->ReadBytes() != inputs_before[i])
+        failure += " input " + std::to_string(i) + " changed";
+    }
+    return failure;
+  }
+
+  void RunAll(const std::vector<Case>& cases) {
+    for (const Case& c : cases) {
+      const std::string failure = Run(c);
+      EXPECT_EQ(failure, "") << CaseName(c);
+    }
+  }
+
+  aclrtStream stream_ = nullptr;
+};
+
+const Dtypes kDtypeSets[] = {
+    {ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT},
+    {ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16},
+    {ACL_BF16, ACL_BF16, ACL_BF16, ACL_BF16, ACL_BF16, ACL_BF16, ACL_BF16},
+    // Mixed: promoted to FLOAT (spec 1.7), outputs in other dtypes.
+    {ACL_FLOAT16, ACL_BF16, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, ACL_BF16, ACL_FLOAT16},
+    {ACL_BF16, ACL_FLOAT, ACL_BF16, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT, ACL_BF16},
+    // 16-bit inputs, FLOAT outputs (how autograd often allocates them).
+    {ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT},
+};
+
+// (T_in, B, Cin, Cout, K, pad): K = 1, K > T_in, pad in {0, (K-1)/2, K-1, K+2}, B = 1, odd
+// channels, T_out = 0.
+const ConvShape kShapes[] = {
+    {5, 3, 4, 6, 1, 0}, {3, 2, 5, 7, 5, 1}, {7, 2, 5, 3, 3, 0}, {7, 2, 5, 3, 3, 1},
+    {7, 2, 5, 3, 3, 2}, {7, 2, 5, 3, 3, 5}, {9, 1, 3, 4, 4, 1}, {6, 3, 17, 33, 3, 1},
+    {2, 3, 4, 5, 5, 1}, {4, 2, 3, 1, 2, 0},
+};
+
+const Layout kLayouts[] = {Layout::kContiguous, Layout::kPermuted, Layout::kPadded, Layout::kOffset,
+                           Layout::kStridedOutputs};
+
+class ConvTbcDtypeMatrixTest : public ConvTbcMatrixTest,
+                               public ::testing::WithParamInterface<int> {};
+
+TEST_P(ConvTbcDtypeMatrixTest, FastAndReferenceMatchGolden) {
+  const Dtypes& d = kDtypeSets[GetParam()];
+  std::vector<Case> cases;
+  for (const char* impl : {"cpu_gemm", "reference"}) {
+    for (int cube = 0; cube <= 3; ++cube) {
+      for (const ConvShape& s : kShapes) {
+        for (Layout layout : kLayouts) cases.push_back({s, d, cube, layout, impl});
+      }
+    }
+  }
+  RunAll(cases);
+}
+
+INSTANTIATE_TEST_SUITE_P(Dtypes, ConvTbcDtypeMatrixTest, ::testing::Range(0, 6),
+                         [](const ::testing::TestParamInfo<int>& info) {
+                           return DtypesName(kDtypeSets[info.param]);
+                         });
+
+// Shapes crossing the fast path's tile edges (256-row and 512-column gradInput tiles, 256 x 512
+// gradWeight tiles, 64-row conversion chunks), fewer combinations: the golden is slow here.
+TEST_F(ConvTbcMatrixTest, TileEdges) {
+  const ConvShape shapes[] = {{20, 30, 70, 530, 3, 1},
+                              {12, 25, 300, 40, 2, 0},
+                              {4, 5, 530, 20, 2, 1},
+                              {300, 1, 9, 11, 6, 5}};
+  std::vector<Case> cases;
+  for (const ConvShape& s : shapes) {
+    cases.push_back({s, kDtypeSets[0], 0, Layout::kContiguous, "cpu_gemm"});
+    cases.push_back({s, kDtypeSets[2], 0, Layout::kPadded, "cpu_gemm"});
+    cases.push_back({s, kDtypeSets[0], 3, Layout::kStridedOutputs, "cpu_gemm"});
+    cases.push_back({s, kDtypeSets[3], 2, Layout::kPermuted, "cpu_gemm"});
+  }
+  RunAll(cases);
+}
+
+// Exactly representable data: small integers give exact sums in fp32, so the fast path must
+// reproduce the golden bit for bit.
+TEST_F(ConvTbcMatrixTest, SmallIntegersAreExact) {
+  const ConvShape s{33, 9, 40, 600, 3, 2};
+  DeviceTensor dy({s.t_out(), s.batch, s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
+  DeviceTensor x({s.t_in, s.batch, s.c_in}, ACL_BF16, Layout::kContiguous, false);
+  DeviceTensor w({s.taps, s.c_in, s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
+  DeviceTensor bias({s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
+  DeviceTensor gx({s.t_in, s.batch, s.c_in}, ACL_FLOAT, Layout::kContiguous, true);
+  DeviceTensor gw({s.taps, s.c_in, s.c_out}, ACL_FLOAT, Layout::kContiguous, true);
+  DeviceTensor gb({s.c_out}, ACL_FLOAT, Layout::kContiguous, true);
+  auto ints = [](int64_t n, int mod) {
+    std::vector<float> v(n);
+    for (int64_t i = 0; i < n; ++i) v[i] = static_cast<float>((i * 7919) % mod - mod / 2);
+    return v;
+  };
+  const std::vector<float> dy_v = ints(dy.numel(), 7), x_v = ints(x.numel(), 5),
+                           w_v = ints(w.numel(), 3);
+  dy.FillValues(dy_v);
+  x.FillValues(x_v);
+  w.FillValues(w_v);
+  std::vector<double> dyd(dy_v.begin(), dy_v.end()), xd(x_v.begin(), x_v.end()),
+      wd(w_v.begin(), w_v.end());
+  std::vector<double> gx_g(xd.size()), gw_g(wd.size()), gb_g(s.c_out);
+  conv_tbc::ConvTbcBackwardF64(s, dyd.data(), xd.data(), wd.data(), gx_g.data(), gw_g.data(),
+                               gb_g.data());
+  CallResult r = CallConvTbcBackward(dy.tensor(), x.tensor(), w.tensor(), bias.tensor(), s.pad, 0,
+                                     gx.tensor(), gw.tensor(), gb.tensor(), stream_);
+  ASSERT_EQ(r.phase1, 0) << r.message;
+  ASSERT_EQ(r.phase2, 0) << r.message;
+  const std::vector<float> gx_v = gx.Read(), gw_v = gw.Read(), gb_v = gb.Read();
+  for (size_t i = 0; i < gx_v.size(); ++i) ASSERT_EQ(gx_v[i], gx_g[i]) << "gradInput " << i;
+  for (size_t i = 0; i < gw_v.size(); ++i) ASSERT_EQ(gw_v[i], gw_g[i]) << "gradWeight " << i;
+  for (size_t i = 0; i < gb_v.size(); ++i) ASSERT_EQ(gb_v[i], gb_g[i]) << "gradBias " << i;
+}
+
+// Outputs whose views overlap themselves (stride 0): every implementation writes in row-major
+// order, so the last element of each aliased group wins, the same one for both. Small integers
+// make both exact.
+TEST_F(ConvTbcMatrixTest, SelfOverlappingOutputsAreWrittenInRowMajorOrder) {
+  const ConvShape s{6, 3, 5, 4, 2, 1};
+  DeviceTensor dy({s.t_out(), s.batch, s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
+  DeviceTensor x({s.t_in, s.batch, s.c_in}, ACL_FLOAT, Layout::kContiguous, false);
+  DeviceTensor w({s.taps, s.c_in, s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
+  DeviceTensor bias({s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
+  auto ints = [](int64_t n, int mod) {
+    std::vector<float> v(n);
+    for (int64_t i = 0; i < n; ++i) v[i] = static_cast<float>((i * 31) % mod - mod / 2);
+    return v;
+  };
+  dy.FillValues(ints(dy.numel(), 9));
+  x.FillValues(ints(x.numel(), 7));
+  w.FillValues(ints(w.numel(), 5));
+  std::vector<std::vector<uint8_t>> results;
+  for (const char* impl : {"cpu_gemm", "reference"}) {
+    void* storage[3];
+    const int64_t elems[3] = {s.batch * s.c_in, s.c_in * s.c_out, 1};
+    for (int i = 0; i < 3; ++i) {
+      ASSERT_EQ(aclrtMalloc(&storage[i], elems[i] * 4, ACL_MEM_MALLOC_HUGE_FIRST), 0);
+      aclrtMemset(storage[i], elems[i] * 4, 0, elems[i] * 4);
+    }
+    const int64_t gx_shape[3] = {s.t_in, s.batch, s.c_in}, gx_strides[3] = {0, s.c_in, 1};
+    const int64_t gw_shape[3] = {s.taps, s.c_in, s.c_out}, gw_strides[3] = {0, s.c_out, 1};
+    const int64_t gb_shape[1] = {s.c_out}, gb_strides[1] = {0};
+    aclTensor* gx = aclCreateTensor(gx_shape, 3, ACL_FLOAT16, gx_strides, 0, ACL_FORMAT_ND,
+                                    &elems[0], 1, storage[0]);
+    aclTensor* gw = aclCreateTensor(gw_shape, 3, ACL_FLOAT, gw_strides, 0, ACL_FORMAT_ND, &elems[1],
+                                    1, storage[1]);
+    aclTensor* gb = aclCreateTensor(gb_shape, 1, ACL_BF16, gb_strides, 0, ACL_FORMAT_ND, &elems[2],
+                                    1, storage[2]);
+    setenv("OPENACLNN_FORCE_IMPL", (std::string("conv_tbc_backward=") + impl).c_str(), 1);
+    CallResult r = CallConvTbcBackward(dy.tensor(), x.tensor(), w.tensor(), bias.tensor(), s.pad, 0,
+                                       gx, gw, gb, stream_);
+    ASSERT_EQ(r.phase1, 0) << r.message;
+    ASSERT_EQ(r.phase2, 0) << r.message;
+    std::vector<uint8_t> bytes;
+    for (int i = 0; i < 3; ++i) {
+      std::vector<uint8_t> host(elems[i] * 4);
+      aclrtMemcpy(host.data(), host.size(), storage[i], host.size(), ACL_MEMCPY_DEVICE_TO_HOST);
+      bytes.insert(bytes.end(), host.begin(), host.end());
+      aclrtFree(storage[i]);
+    }
+    for (aclTensor* t : {gx, gw, gb}) aclDestroyTensor(t);
+    results.push_back(bytes);
+  }
+  EXPECT_TRUE(results[0] == results[1]);
+}
+
+}  // namespace
+}  // namespace openaclnn::test
