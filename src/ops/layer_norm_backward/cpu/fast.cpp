@@ -1,0 +1,241 @@
+#include "ops/layer_norm_backward/cpu/fast.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "api/dtype.h"
+#include "backend/cpu/thread_pool.h"
+#include "ops/layer_norm_backward/cpu/row_kernels.h"
+
+namespace openaclnn::layer_norm_backward::cpu {
+namespace {
+
+constexpr int64_t kColumnBlock = 4096;  // columns per task when filling weight or reducing
+// Column work this small runs on the calling thread: waking the pool costs more (each wake-up
+// is a scheduling delay on a busy machine).
+constexpr int64_t kSerialColumns = int64_t{1} << 18;
+
+template <class Fn>
+void ForColumnBlocks(int64_t tasks, bool serial, const Fn& fn) {
+  if (serial) {
+    for (int64_t t = 0; t < tasks; ++t) fn(t);
+  } else {
+    openaclnn::cpu::ParallelFor(tasks, fn);
+  }
+}
+
+Elem ToElem(aclDataType t) {
+  return t == ACL_FLOAT16 ? Elem::kF16 : t == ACL_BF16 ? Elem::kBF16 : Elem::kF32;
+}
+
+// Collapses dims [from, to) of up to three views sharing those dims: drops size-1 dims and
+// merges neighbours that are contiguous with each other in every view.
+StridedDims Collapse(const int64_t* dims, int from, int to, const int64_t* const* strides,
+                     int sets) {
+  StridedDims s;
+  for (int i = from; i < to; ++i) {
+    if (dims[i] == 1) continue;
+    if (s.rank > 0) {
+      const int last = s.rank - 1;
+      bool mergeable = true;
+      for (int k = 0; k < sets; ++k) {
+        mergeable = mergeable && s.strides[k][last] == strides[k][i] * dims[i];
+      }
+      if (mergeable) {
+        s.dims[last] *= dims[i];
+        for (int k = 0; k < sets; ++k) s.strides[k][last] = strides[k][i];
+        continue;
+      }
+    }
+    s.dims[s.rank] = dims[i];
+    for (int k = 0; k < sets; ++k) s.strides[k][s.rank] = strides[k][i];
+    ++s.rank;
+  }
+  return s;
+}
+
+StridedDims SingleView(const TensorDesc& t) {
+  const int64_t* strides[1] = {t.strides.data()};
+  return Collapse(t.dims.data(), 0, t.rank, strides, 1);
+}
+
+class FastPlan : public Plan {
+ public:
+  FastPlan(const Problem& p, WorkspaceBooking* ws) : p_(p) {
+    const int64_t n = p.n;
+    args_.n = n;
+    args_.n_pad = (n + kBlock - 1) / kBlock * kBlock;
+    args_.in = ToElem(p.input.dtype);
+    args_.dx = ToElem(p.mask[0] ? p.grad_input.dtype : ACL_FLOAT);
+    args_.mean = ToElem(p.mean.dtype);
+    args_.rstd = ToElem(p.rstd.dtype);
+    args_.want_dx = p.mask[0];
+    args_.want_params = p.AnyParamGrad();
+    // Without gradInput, give its stride set dy's strides so it never blocks a merge.
+    const TensorDesc& dx_desc = p.mask[0] ? p.grad_input : p.grad_out;
+    const int64_t* sets[3] = {p.grad_out.strides.data(), p.input.strides.data(),
+                              dx_desc.strides.data()};
+    args_.lead = Collapse(p.input.dims.data(), 0, p.begin, sets, 3);
+    args_.trail = Collapse(p.input.dims.data(), p.begin, p.input.rank, sets, 3);
+    args_.rows_contiguous =
+        args_.trail.rank == 0 || (args_.trail.rank == 1 && args_.trail.strides[0][0] == 1 &&
+                                  args_.trail.strides[1][0] == 1 && args_.trail.strides[2][0] == 1);
+    // Non-temporal stores pay once dx no longer fits in the caches (machine.md: 23 -> 31 GB/s
+    // from DRAM on 2 threads); below that they cost.
+    args_.stream_dx =
+        args_.want_dx && args_.rows_contiguous &&
+        p.m * n * static_cast<int64_t>(DTypeSize(p.grad_input.dtype)) >= (int64_t{32} << 20);
+    const int64_t* stat_sets[2] = {p.mean.strides.data(), p.rstd.strides.data()};
+    args_.stat = Collapse(p.mean.dims.data(), 0, p.mean.rank, stat_sets, 2);
+    weight_dims_ = p.has_weight ? SingleView(p.weight) : StridedDims();
+    gw_dims_ = p.mask[1] ? SingleView(p.grad_weight) : StridedDims();
+    gb_dims_ = p.mask[2] ? SingleView(p.grad_bias) : StridedDims();
+
+    rows_per_chunk_ = RowsPerChunk(p.m, n, args_.want_params);
+    chunks_ = p.m == 0 ? 0 : (p.m + rows_per_chunk_ - 1) / rows_per_chunk_;
+    const size_t row_bytes = static_cast<size_t>(args_.n_pad) * sizeof(float);
+    if (args_.want_dx && n > 1) weight_offset_ = ws->Book(row_bytes);
+    if (args_.want_params) {
+      gw_offset_ = ws->Book(row_bytes * static_cast<size_t>(chunks_));
+      gb_offset_ = ws->Book(row_bytes * static_cast<size_t>(chunks_));
+    }
+  }
+
+  Status Run(const Bindings& b, void* workspace) const override {
+    const Problem& p = p_;
+    RowPointers ptrs;
+    ptrs.dy = p.grad_out.First(static_cast<const void*>(b.inputs[0]));
+    ptrs.x = p.input.First(static_cast<const void*>(b.inputs[1]));
+    ptrs.mean = p.mean.First(static_cast<const void*>(b.inputs[2]));
+    ptrs.rstd = p.rstd.First(static_cast<const void*>(b.inputs[3]));
+    if (p.mask[0]) ptrs.dx = p.grad_input.First(b.outputs[0]);
+    const int64_t n = p.n;
+    const int64_t n_pad = args_.n_pad;
+    const int64_t column_tasks = (n + kColumnBlock - 1) / kColumnBlock;
+    float* gw_part = WorkspaceBooking::At<float>(workspace, gw_offset_);
+    float* gb_part = WorkspaceBooking::At<float>(workspace, gb_offset_);
+
+    if (args_.want_dx && n > 1) {
+      float* w = WorkspaceBooking::At<float>(workspace, weight_offset_);
+      const void* weight =
+          p.has_weight ? p.weight.First(static_cast<const void*>(b.inputs[4])) : nullptr;
+      ForColumnBlocks(column_tasks, n <= kSerialColumns, [&](int64_t task) {
+        const int64_t c0 = task * kColumnBlock;
+        const int64_t c1 = std::min(n_pad, c0 + kColumnBlock);
+        if (weight == nullptr) {
+          for (int64_t c = c0; c < c1; ++c) w[c] = c < n ? 1.0f : 0.0f;
+          return;
+        }
+        Odometer<1> it(weight_dims_, c0);
+        for (int64_t c = c0; c < std::min(n, c1); ++c, it.Next()) {
+          w[c] = LoadAsFloat(weight, p.weight.dtype, it.offset(0));
+        }
+        for (int64_t c = std::max(c0, n); c < c1; ++c) w[c] = 0.0f;
+      });
+      ptrs.weight = w;
+    }
+
+    if (chunks_ > 0) {
+      openaclnn::cpu::ParallelFor(chunks_, [&](int64_t chunk) {
+        const int64_t r0 = chunk * rows_per_chunk_;
+        const int64_t r1 = std::min(p.m, r0 + rows_per_chunk_);
+        float* gw = args_.want_params ? gw_part + chunk * n_pad : nullptr;
+        float* gb = args_.want_params ? gb_part + chunk * n_pad : nullptr;
+        if (args_.want_params) {
+          std::memset(gw, 0, static_cast<size_t>(n_pad) * sizeof(float));
+          std::memset(gb, 0, static_cast<size_t>(n_pad) * sizeof(float));
+        }
+        if (n == 1) {
+          RowsOfOne(ptrs, r0, r1, gb);
+        } else {
+          ProcessRows(args_, ptrs, r0, r1, gw, gb);
+        }
+      });
+    }
+
+    if (args_.want_params) {
+      void* gw_out = p.mask[1] ? p.grad_weight.First(b.outputs[1]) : nullptr;
+      void* gb_out = p.mask[2] ? p.grad_bias.First(b.outputs[2]) : nullptr;
+      // Numerics: the chunk partials are added in chunk order, in fp32, then rounded once.
+      ForColumnBlocks(column_tasks, n * chunks_ <= kSerialColumns * 16, [&](int64_t task) {
+        const int64_t c0 = task * kColumnBlock;
+        const int64_t c1 = std::min(n, c0 + kColumnBlock);
+        float acc[kColumnBlock];
+        if (gw_out != nullptr) {
+          SumChunks(gw_part, c0, c1, acc);
+          // N == 1: the normalised value is 0 by definition, so gradWeight is exactly 0.
+          if (n == 1) acc[0] = 0.0f;
+          StoreColumns(acc, c0, c1, gw_dims_, p.grad_weight.dtype, gw_out);
+        }
+        if (gb_out != nullptr) {
+          SumChunks(gb_part, c0, c1, acc);
+          StoreColumns(acc, c0, c1, gb_dims_, p.grad_bias.dtype, gb_out);
+        }
+      });
+    }
+    return Status::Ok();
+  }
+
+ private:
+  // N == 1: dx is exactly 0 and only the gradBias partial (the sum of dy) is needed.
+  void RowsOfOne(const RowPointers& ptrs, int64_t r0, int64_t r1, float* gb) const {
+    const Problem& p = p_;
+    Odometer<3> lead(args_.lead, r0);
+    for (int64_t r = r0; r < r1; ++r, lead.Next()) {
+      if (args_.want_dx) StoreFromFloat(ptrs.dx, p.grad_input.dtype, lead.offset(2), 0.0f);
+      if (gb != nullptr) gb[0] += LoadAsFloat(ptrs.dy, p.grad_out.dtype, lead.offset(0));
+    }
+  }
+
+  void SumChunks(const float* part, int64_t c0, int64_t c1, float* acc) const {
+    const int64_t count = c1 - c0;
+    for (int64_t i = 0; i < count; ++i) acc[i] = 0.0f;
+    for (int64_t chunk = 0; chunk < chunks_; ++chunk) {
+      const float* src = part + chunk * args_.n_pad + c0;
+      for (int64_t i = 0; i < count; ++i) acc[i] += src[i];
+    }
+  }
+
+  static void StoreColumns(const float* acc, int64_t c0, int64_t c1, const StridedDims& dims,
+                           aclDataType dtype, void* out) {
+    Odometer<1> it(dims, c0);
+    for (int64_t c = c0; c < c1; ++c, it.Next())
+      StoreFromFloat(out, dtype, it.offset(0), acc[c - c0]);
+  }
+
+  const Problem p_;
+  RowArgs args_;
+  StridedDims weight_dims_;
+  StridedDims gw_dims_;
+  StridedDims gb_dims_;
+  int64_t rows_per_chunk_ = 1;
+  int64_t chunks_ = 0;
+  size_t weight_offset_ = 0;
+  size_t gw_offset_ = 0;
+  size_t gb_offset_ = 0;
+};
+
+}  // namespace
+
+int64_t RowsPerChunk(int64_t m, int64_t n, bool param_grads) {
+  // At least 32 rows so the partials cost little next to the rows themselves, at most 64 chunks
+  // until rows reach 4096 per chunk (fp32 partial sums of at most 4096 terms).
+  int64_t rows = std::max<int64_t>(32, (m + 63) / 64);
+  rows = std::min<int64_t>(rows, 4096);
+  if (param_grads && m > 0) {
+    // Keep each partial array under 32 MiB.
+    const int64_t n_pad = (n + kBlock - 1) / kBlock * kBlock;
+    const int64_t max_chunks =
+        std::max<int64_t>(1, (int64_t{1} << 23) / std::max<int64_t>(1, n_pad));
+    if ((m + rows - 1) / rows > max_chunks) rows = (m + max_chunks - 1) / max_chunks;
+  }
+  return rows;
+}
+
+const char* FastDeclines(const Problem&) { return nullptr; }
+
+std::unique_ptr<Plan> MakeFastPlan(const Problem& problem, WorkspaceBooking* workspace) {
+  return std::make_unique<FastPlan>(problem, workspace);
+}
+
+}  // namespace openaclnn::layer_norm_backward::cpu

@@ -1,0 +1,540 @@
+// SIMD row kernels of the fast LayerNorm backward, compiled once per Highway target.
+// Numerics: no contraction of a multiply and an add into an FMA (GCC contracts by default in C++,
+// and only the AVX2 and AVX-512 targets have FMA): every target must round every product.
+#pragma GCC optimize("fp-contract=off")
+#include "ops/layer_norm_backward/cpu/row_kernels.h"
+
+#include <algorithm>
+#include <cstring>
+#include <type_traits>
+
+#include "api/dtype.h"
+
+// SSSE3 is never chosen on a CPU with SSE4 and only adds build time (notably under sanitizers);
+// without it such a CPU runs the scalar target, with the same results.
+#ifndef HWY_DISABLED_TARGETS
+#define HWY_DISABLED_TARGETS HWY_SSSE3
+#endif
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "ops/layer_norm_backward/cpu/row_kernels.cpp"
+#include "hwy/cache_control.h"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace openaclnn::layer_norm_backward::cpu {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+using DF = hn::ScalableTag<float>;
+using DU = hn::RebindToUnsigned<DF>;
+using DI = hn::RebindToSigned<DF>;
+using DU16 = hn::Rebind<uint16_t, DF>;
+using VF = hn::Vec<DF>;
+using VU = hn::Vec<DU>;
+
+template <Elem E>
+struct Storage {
+  using T = uint16_t;
+};
+template <>
+struct Storage<Elem::kF32> {
+  using T = float;
+};
+
+// Exact binary16 -> float for every input (NaN quieted, as the F16C instruction does).
+HWY_INLINE VF HalfBitsToFloat(DF d, VU bits) {
+  const DU du;
+  const VU shifted = hn::ShiftLeft<13>(hn::And(bits, hn::Set(du, 0x7fffu)));
+  // Normal and subnormal halves: reinterpret with the exponent rebased by 2^112 (exact).
+  VF f = hn::Mul(hn::BitCast(d, shifted), hn::Set(d, 5.192296858534828e33f));  // 2^112
+  const auto special = hn::Eq(hn::And(bits, hn::Set(du, 0x7c00u)), hn::Set(du, 0x7c00u));
+  const auto has_mantissa = hn::Ne(hn::And(bits, hn::Set(du, 0x3ffu)), hn::Zero(du));
+  const VU quiet = hn::IfThenElseZero(has_mantissa, hn::Set(du, 0x00400000u));
+  const VU inf_nan = hn::Or(hn::Or(shifted, hn::Set(du, 0x7f800000u)), quiet);
+  f = hn::IfThenElse(hn::RebindMask(d, special), hn::BitCast(d, inf_nan), f);
+  const VU sign = hn::ShiftLeft<16>(hn::And(bits, hn::Set(du, 0x8000u)));
+  return hn::Or(f, hn::BitCast(d, sign));
+}
+
+// float -> binary16 bits, round to nearest even; overflow gives infinity, NaN stays NaN.
+HWY_INLINE VU FloatToHalfBits(DF d, VF v) {
+  const DU du;
+  const DI di;
+  VU u = hn::BitCast(du, v);
+  const VU sign = hn::And(u, hn::Set(du, 0x80000000u));
+  u = hn::Xor(u, sign);
+  const auto ui = hn::BitCast(di, u);  // non-negative, so signed comparisons work
+  // Normal results: rebias the exponent and round at bit 13, ties to even.
+  const VU odd = hn::And(hn::ShiftRight<13>(u), hn::Set(du, 1u));
+  const VU normal = hn::ShiftRight<13>(hn::Add(hn::Add(u, hn::Set(du, 0xc8000fffu)), odd));
+  // Subnormal results (and zero): let the float adder round by aligning to a magic number.
+  const VU magic = hn::Set(du, 0x3f000000u);  // (127 - 15 + 23 - 10 + 1) << 23
+  const VU sub = hn::Sub(hn::BitCast(du, hn::Add(hn::BitCast(d, u), hn::BitCast(d, magic))), magic);
+  // Infinity and NaN (any payload kept in the top mantissa bits, quiet bit set).
+  const auto is_nan = hn::Gt(ui, hn::Set(di, 0x7f800000));
+  const VU nan = hn::Or(hn::Set(du, 0x7e00u), hn::And(hn::ShiftRight<13>(u), hn::Set(du, 0x3ffu)));
+  const VU big = hn::IfThenElse(hn::RebindMask(du, is_nan), nan, hn::Set(du, 0x7c00u));
+  VU r = hn::IfThenElse(hn::RebindMask(du, hn::Lt(ui, hn::Set(di, 113 << 23))), sub, normal);
+  r = hn::IfThenElse(hn::RebindMask(du, hn::Gt(ui, hn::Set(di, (143 << 23) - 1))), big, r);
+  return hn::Or(r, hn::ShiftRight<16>(sign));
+}
+
+// float -> bfloat16 bits, round to nearest even; NaN stays NaN (quiet).
+HWY_INLINE VU FloatToBFloat16Bits(DF, VF v) {
+  const DU du;
+  const DI di;
+  const VU u = hn::BitCast(du, v);
+  const VU odd = hn::And(hn::ShiftRight<16>(u), hn::Set(du, 1u));
+  const VU rounded = hn::ShiftRight<16>(hn::Add(u, hn::Add(hn::Set(du, 0x7fffu), odd)));
+  const VU nan = hn::Or(hn::ShiftRight<16>(u), hn::Set(du, 0x40u));
+  const auto is_nan =
+      hn::Gt(hn::BitCast(di, hn::And(u, hn::Set(du, 0x7fffffffu))), hn::Set(di, 0x7f800000));
+  return hn::IfThenElse(hn::RebindMask(du, is_nan), nan, rounded);
+}
+
+template <Elem E>
+HWY_INLINE VF BitsToF32(DF d, VU bits) {
+  if constexpr (E == Elem::kBF16) {
+    return hn::BitCast(d, hn::ShiftLeft<16>(bits));
+  } else {
+    return HalfBitsToFloat(d, bits);
+  }
+}
+
+template <Elem E>
+HWY_INLINE VF LoadF32(DF d, const typename Storage<E>::T* p) {
+  if constexpr (E == Elem::kF32) {
+    return hn::LoadU(d, p);
+  } else {
+    const DU du;
+    const DU16 du16;
+    return BitsToF32<E>(d, hn::PromoteTo(du, hn::LoadU(du16, p)));
+  }
+}
+
+template <Elem E>
+HWY_INLINE VU F32ToBits(DF d, VF v) {
+  if constexpr (E == Elem::kBF16) {
+    return FloatToBFloat16Bits(d, v);
+  } else {
+    return FloatToHalfBits(d, v);
+  }
+}
+
+template <Elem E>
+HWY_INLINE void StoreF32(DF d, VF v, typename Storage<E>::T* p) {
+  if constexpr (E == Elem::kF32) {
+    hn::StoreU(v, d, p);
+  } else {
+    const DI di;
+    const DU16 du16;
+    hn::StoreU(hn::DemoteTo(du16, hn::BitCast(di, F32ToBits<E>(d, v))), du16, p);
+  }
+}
+
+// Non-temporal variant for outputs too large to stay in cache; `p` is aligned to the stored
+// vector's size. Same values as StoreF32.
+template <Elem E>
+HWY_INLINE void StreamF32(DF d, VF v, typename Storage<E>::T* p) {
+  if constexpr (E == Elem::kF32) {
+    hn::Stream(v, d, p);
+  } else {
+    const DI di;
+    const DU16 du16;
+    hn::Stream(hn::DemoteTo(du16, hn::BitCast(di, F32ToBits<E>(d, v))), du16, p);
+  }
+}
+
+// Slides a vector down by (Lanes - count) and zeroes lanes >= count (count in (0, Lanes)): the
+// indices and mask of TailLoad below, computed once per call of the row kernel.
+struct TailPermute {
+  decltype(hn::IndicesFromVec(DF(), hn::Zero(DI()))) idx;
+  hn::Mask<DF> keep;
+};
+HWY_INLINE TailPermute MakeTailPermute(DF d, size_t count) {
+  const size_t lanes = hn::Lanes(d);
+  const DI di;
+  const auto idx = hn::Min(hn::Iota(di, static_cast<int32_t>(lanes - count)),
+                           hn::Set(di, static_cast<int32_t>(lanes - 1)));
+  return TailPermute{hn::IndicesFromVec(d, idx), hn::FirstN(d, count)};
+}
+
+// Lanes [0, count) = the `count` elements that end at `end`, other lanes 0: a full vector ending
+// at `end` (inside the row) slid down, so nothing outside the row is read. The same values as
+// staging through a zero-padded buffer, hence the same bits on every target.
+template <Elem E>
+HWY_INLINE VF LoadTail(DF d, const typename Storage<E>::T* end, const TailPermute& t) {
+  const VF window = LoadF32<E>(d, end - hn::Lanes(d));
+  return hn::IfThenElseZero(t.keep, hn::TableLookupLanes(window, t.idx));
+}
+
+// The canonical tree on the lanes of one vector: s[c] += s[c + w/2] for w = Lanes .. 2.
+template <size_t kLanes, class V>
+HWY_INLINE float ReduceLanes(V v) {
+  if constexpr (kLanes == 1) {
+    return hn::GetLane(v);
+  } else if constexpr (kLanes == 4) {
+    v = hn::Add(v, Shuffle1032(v));
+    v = hn::Add(v, Shuffle2301(v));
+    return hn::GetLane(v);
+  } else {
+    const hn::DFromV<V> dv;
+    const hn::Half<decltype(dv)> dh;
+    return ReduceLanes<kLanes / 2>(hn::Add(LowerHalf(dh, v), UpperHalf(dh, v)));
+  }
+}
+
+// The canonical tree reduction of a kBlock-lane accumulator held in kBlock / Lanes vectors.
+HWY_INLINE float ReduceCanonical(DF d, VF* v, size_t vectors) {
+  for (size_t w = vectors; w > 1; w /= 2) {
+    for (size_t i = 0; i < w / 2; ++i) v[i] = hn::Add(v[i], v[i + w / 2]);
+  }
+  (void)d;
+  return ReduceLanes<HWY_LANES(float)>(v[0]);
+}
+
+constexpr int kMaxGroup = 4;  // rows processed together (shares the partial-sum traffic)
+
+// Numerics do not depend on the grouping: each row keeps its own sums, and the partials add the
+// rows in row order exactly as one row at a time would.
+template <Elem EIn, Elem EDx, bool kDx, bool kParams>
+void Rows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row_end, float* gw,
+          float* gb) {
+  using TIn = typename Storage<EIn>::T;
+  using TDx = typename Storage<EDx>::T;
+  const DF d;
+  constexpr size_t kMaxVectors = static_cast<size_t>(kBlock);
+  constexpr size_t kVectors = static_cast<size_t>(kBlock) / HWY_LANES(float);
+  static_assert(kVectors <= kMaxVectors, "lanes");
+  const size_t lanes = hn::Lanes(d);
+  const int64_t n = a.n;
+  const int64_t blocks = (n + kBlock - 1) / kBlock;
+  const int64_t full_blocks = n / kBlock;
+  const float inv_n = 1.0f / static_cast<float>(n);
+  const float* w = p.weight;
+  const bool contiguous = a.rows_contiguous;
+  // Groups of kMaxGroup rows while their dy and x stay in L2 until pass 2 reads them again,
+  // single rows otherwise (and for the last rows of a chunk).
+  const int64_t row_bytes = 2 * n * static_cast<int64_t>(sizeof(TIn));
+  const bool grouped = kMaxGroup * row_bytes <= (int64_t{256} << 10);
+
+  const TIn* dy_base = static_cast<const TIn*>(p.dy);
+  const TIn* x_base = static_cast<const TIn*>(p.x);
+  TDx* dx_base = static_cast<TDx*>(p.dx);
+  const aclDataType mean_type = a.mean == Elem::kF32   ? ACL_FLOAT
+                                : a.mean == Elem::kF16 ? ACL_FLOAT16
+                                                       : ACL_BF16;
+  const aclDataType rstd_type = a.rstd == Elem::kF32   ? ACL_FLOAT
+                                : a.rstd == Elem::kF16 ? ACL_FLOAT16
+                                                       : ACL_BF16;
+
+  // Staging for partial blocks and strided rows (raw elements, zero padded).
+  HWY_ALIGN TIn sdy[kMaxGroup][kBlock];
+  HWY_ALIGN TIn sx[kMaxGroup][kBlock];
+  HWY_ALIGN TDx sdx[kBlock];
+  int64_t dy_offsets[kBlock];
+  int64_t x_offsets[kBlock];
+  int64_t dx_offsets[kBlock];
+
+  HWY_ALIGN float sum_a[kMaxGroup][kVectors * HWY_LANES(float)];
+  HWY_ALIGN float sum_axh[kMaxGroup][kVectors * HWY_LANES(float)];
+
+  const bool can_stream = kDx && a.stream_dx && lanes * sizeof(TDx) >= 16;
+
+  // The partial last block (its size is the same for every row): per vector, which lanes hold
+  // row elements, and how to slide a vector that ends at the row end into place.
+  const int64_t tail_valid = n - full_blocks * kBlock;
+  hn::Mask<DF> tail_keep[kVectors];
+  TailPermute tail[kVectors];
+  for (size_t k = 0; k < kVectors; ++k) {
+    const int64_t left = tail_valid - static_cast<int64_t>(k * lanes);
+    const size_t count = static_cast<size_t>(
+        std::max<int64_t>(0, std::min<int64_t>(left, static_cast<int64_t>(lanes))));
+    tail_keep[k] = hn::FirstN(d, count);
+    tail[k] = MakeTailPermute(d, count > 0 && count < lanes ? count : 1);
+  }
+
+  Odometer<3> lead(a.lead, row_begin);
+  Odometer<2> stat(a.stat, row_begin);
+  // One group of kG rows; kG is a compile-time constant so the per-row arrays live in registers.
+  int64_t r0 = row_begin;
+  auto process_group = [&](auto group_size) {
+    constexpr int g = decltype(group_size)::value;
+    const TIn* dy[kMaxGroup];
+    const TIn* x[kMaxGroup];
+    TDx* dx[kMaxGroup];
+    float mu[kMaxGroup], rs[kMaxGroup];
+    for (int j = 0; j < g; ++j, lead.Next(), stat.Next()) {
+      mu[j] = LoadAsFloat(p.mean, mean_type, stat.offset(0));
+      rs[j] = LoadAsFloat(p.rstd, rstd_type, stat.offset(1));
+      dy[j] = dy_base + lead.offset(0);
+      x[j] = x_base + lead.offset(1);
+      dx[j] = kDx ? dx_base + lead.offset(2) : nullptr;
+    }
+    r0 += g;
+    // The next group's rows: pass 2 (cache-resident work) prefetches them, so that memory keeps
+    // streaming while this group's dx is computed.
+    const TIn* next_dy[kMaxGroup];
+    const TIn* next_x[kMaxGroup];
+    const int next_g = contiguous ? static_cast<int>(std::min<int64_t>(g, row_end - r0)) : 0;
+    if (next_g > 0) {
+      Odometer<3> ahead = lead;
+      for (int j = 0; j < next_g; ++j, ahead.Next()) {
+        next_dy[j] = dy_base + ahead.offset(0);
+        next_x[j] = x_base + ahead.offset(1);
+      }
+    }
+
+    // Strided rows: the element offsets of one block (the same for every row of the group).
+    auto walk = [&](Odometer<3>* trail, int64_t valid) {
+      for (int64_t i = 0; i < valid; ++i, trail->Next()) {
+        dy_offsets[i] = trail->offset(0);
+        x_offsets[i] = trail->offset(1);
+        dx_offsets[i] = trail->offset(2);
+      }
+    };
+    // Gathers (strided rows) or copies (partial block) row j's block into the staging buffers.
+    auto stage = [&](int j, int64_t col, int64_t valid) {
+      if (contiguous) {
+        std::memcpy(sdy[j], dy[j] + col, static_cast<size_t>(valid) * sizeof(TIn));
+        std::memcpy(sx[j], x[j] + col, static_cast<size_t>(valid) * sizeof(TIn));
+      } else {
+        for (int64_t i = 0; i < valid; ++i) {
+          sdy[j][i] = dy[j][dy_offsets[i]];
+          sx[j][i] = x[j][x_offsets[i]];
+        }
+      }
+      std::memset(sdy[j] + valid, 0, static_cast<size_t>(kBlock - valid) * sizeof(TIn));
+      std::memset(sx[j] + valid, 0, static_cast<size_t>(kBlock - valid) * sizeof(TIn));
+    };
+
+    // Pass 1: row sums (for dx) and the partial parameter gradients.
+    VF seg_a[kMaxGroup][kVectors], seg_axh[kMaxGroup][kVectors];
+    if (kDx) {
+      for (int j = 0; j < g; ++j) {
+        for (size_t k = 0; k < kVectors; ++k) {
+          seg_a[j][k] = hn::Zero(d);
+          seg_axh[j][k] = hn::Zero(d);
+          hn::Store(hn::Zero(d), d, sum_a[j] + k * lanes);
+          hn::Store(hn::Zero(d), d, sum_axh[j] + k * lanes);
+        }
+      }
+    }
+    VF vmu[kMaxGroup], vrs[kMaxGroup];
+    for (int j = 0; j < g; ++j) {
+      vmu[j] = hn::Set(d, mu[j]);
+      vrs[j] = hn::Set(d, rs[j]);
+    }
+    // One block of every row in the group; load(j, k) gives row j's vector k as float.
+    auto pass1_block = [&](int64_t col, int64_t valid, auto load) {
+      for (size_t k = 0; k < kVectors; ++k) {
+        const size_t at = k * lanes;
+        VF vw = hn::Zero(d), vgw = hn::Zero(d), vgb = hn::Zero(d);
+        if (kDx) vw = hn::Load(d, w + col + at);
+        if (kParams) {
+          vgw = hn::Load(d, gw + col + at);
+          vgb = hn::Load(d, gb + col + at);
+        }
+        for (int j = 0; j < g; ++j) {
+          const VF vdy = load(j, k);
+          VF xh = hn::Mul(hn::Sub(load(j + kMaxGroup, k), vmu[j]), vrs[j]);
+          if (valid < kBlock) xh = hn::IfThenElseZero(tail_keep[k], xh);
+          if (kDx) {
+            const VF va = hn::Mul(vdy, vw);
+            seg_a[j][k] = hn::Add(seg_a[j][k], va);
+            seg_axh[j][k] = hn::Add(seg_axh[j][k], hn::Mul(va, xh));
+          }
+          if (kParams) {
+            vgw = hn::Add(vgw, hn::Mul(vdy, xh));
+            vgb = hn::Add(vgb, vdy);
+          }
+        }
+        if (kParams) {
+          hn::Store(vgw, d, gw + col + at);
+          hn::Store(vgb, d, gb + col + at);
+        }
+      }
+    };
+    {
+      Odometer<3> trail(a.trail, 0);
+      for (int64_t b = 0; b < blocks; ++b) {
+        const int64_t col = b * kBlock;
+        const int64_t valid = std::min<int64_t>(kBlock, n - col);
+        // load(j, k): j < kMaxGroup reads dy of row j, j >= kMaxGroup reads x of row j - kMaxGroup.
+        if (contiguous && valid == kBlock) {
+          pass1_block(col, valid, [&](int j, size_t k) {
+            const TIn* base = j < kMaxGroup ? dy[j] : x[j - kMaxGroup];
+            return LoadF32<EIn>(d, base + col + k * lanes);
+          });
+        } else if (contiguous && n >= static_cast<int64_t>(lanes)) {
+          // Partial block of a row at least one vector long: no staging.
+          pass1_block(col, valid, [&](int j, size_t k) {
+            const TIn* base = j < kMaxGroup ? dy[j] : x[j - kMaxGroup];
+            const int64_t left = valid - static_cast<int64_t>(k * lanes);
+            if (left >= static_cast<int64_t>(lanes)) return LoadF32<EIn>(d, base + col + k * lanes);
+            if (left <= 0) return hn::Zero(d);
+            return LoadTail<EIn>(d, base + n, tail[k]);
+          });
+        } else {
+          if (!contiguous) walk(&trail, valid);
+          for (int j = 0; j < g; ++j) stage(j, col, valid);
+          pass1_block(col, valid, [&](int j, size_t k) {
+            const TIn* base = j < kMaxGroup ? sdy[j] : sx[j - kMaxGroup];
+            return LoadF32<EIn>(d, base + k * lanes);
+          });
+        }
+        if (kDx && ((b + 1) % kSegmentBlocks == 0 || b + 1 == blocks)) {
+          for (int j = 0; j < g; ++j) {
+            for (size_t k = 0; k < kVectors; ++k) {
+              float* pa = sum_a[j] + k * lanes;
+              float* pax = sum_axh[j] + k * lanes;
+              hn::Store(hn::Add(hn::Load(d, pa), seg_a[j][k]), d, pa);
+              hn::Store(hn::Add(hn::Load(d, pax), seg_axh[j][k]), d, pax);
+              seg_a[j][k] = hn::Zero(d);
+              seg_axh[j][k] = hn::Zero(d);
+            }
+          }
+        }
+      }
+    }
+    if (!kDx) return;
+
+    // Pass 2, row by row: dx = rstd * (a - mean(a) - xhat * mean(a * xhat)); the rows are in
+    // cache now.
+    for (int j = 0; j < g; ++j) {
+      VF acc[kVectors];
+      for (size_t k = 0; k < kVectors; ++k) acc[k] = hn::Load(d, sum_a[j] + k * lanes);
+      const float c1 = ReduceCanonical(d, acc, kVectors) * inv_n;
+      for (size_t k = 0; k < kVectors; ++k) acc[k] = hn::Load(d, sum_axh[j] + k * lanes);
+      const float c2 = ReduceCanonical(d, acc, kVectors) * inv_n;
+      const VF vc1 = hn::Set(d, c1);
+      const VF vc2 = hn::Set(d, c2);
+      const VF vm = vmu[j];
+      const VF vr = vrs[j];
+      auto pass2_block = [&](int64_t col, auto load_dy, auto load_x, auto store) {
+        for (size_t k = 0; k < kVectors; ++k) {
+          const size_t at = k * lanes;
+          const VF xh = hn::Mul(hn::Sub(load_x(k), vm), vr);
+          const VF va = hn::Mul(load_dy(k), hn::Load(d, w + col + at));
+          store(k, hn::Mul(vr, hn::Sub(hn::Sub(va, vc1), hn::Mul(xh, vc2))));
+        }
+      };
+      // One vector of dx at column `at` (any alignment) from the given element pointers.
+      auto pass2_vector = [&](int64_t at, const TIn* pdy, const TIn* px, TDx* pdx) {
+        const VF xh = hn::Mul(hn::Sub(LoadF32<EIn>(d, px), vm), vr);
+        const VF va = hn::Mul(LoadF32<EIn>(d, pdy), hn::LoadU(d, w + at));
+        StoreF32<EDx>(d, hn::Mul(vr, hn::Sub(hn::Sub(va, vc1), hn::Mul(xh, vc2))), pdx);
+      };
+      // Streaming needs whole stored vectors of at least 16 bytes, aligned.
+      const bool stream_row =
+          can_stream && (reinterpret_cast<uintptr_t>(dx[j]) % (lanes * sizeof(TDx))) == 0;
+      Odometer<3> trail(a.trail, 0);
+      for (int64_t b = 0; b < blocks; ++b) {
+        const int64_t col = b * kBlock;
+        const int64_t valid = std::min<int64_t>(kBlock, n - col);
+        if (j < next_g) {
+          for (size_t line = 0; line < kBlock * sizeof(TIn); line += 64) {
+            hwy::Prefetch(reinterpret_cast<const char*>(next_dy[j] + col) + line);
+            hwy::Prefetch(reinterpret_cast<const char*>(next_x[j] + col) + line);
+          }
+        }
+        if (contiguous && b < full_blocks && stream_row) {
+          pass2_block(
+              col, [&](size_t k) { return LoadF32<EIn>(d, dy[j] + col + k * lanes); },
+              [&](size_t k) { return LoadF32<EIn>(d, x[j] + col + k * lanes); },
+              [&](size_t k, VF v) { StreamF32<EDx>(d, v, dx[j] + col + k * lanes); });
+        } else if (contiguous && b < full_blocks) {
+          pass2_block(
+              col, [&](size_t k) { return LoadF32<EIn>(d, dy[j] + col + k * lanes); },
+              [&](size_t k) { return LoadF32<EIn>(d, x[j] + col + k * lanes); },
+              [&](size_t k, VF v) { StoreF32<EDx>(d, v, dx[j] + col + k * lanes); });
+        } else if (contiguous && n >= static_cast<int64_t>(lanes)) {
+          // dx is elementwise given c1 and c2: whole vectors, then one vector ending at the row
+          // end (it rewrites a few elements with the same values), all inside the row.
+          int64_t at = col;
+          for (; at + static_cast<int64_t>(lanes) <= n; at += static_cast<int64_t>(lanes)) {
+            pass2_vector(at, dy[j] + at, x[j] + at, dx[j] + at);
+          }
+          if (at < n) {
+            const int64_t back = n - static_cast<int64_t>(lanes);
+            pass2_vector(back, dy[j] + back, x[j] + back, dx[j] + back);
+          }
+        } else {
+          // A contiguous row's partial block is still staged from pass 1 (its last block).
+          if (!contiguous) {
+            walk(&trail, valid);
+            stage(j, col, valid);
+          }
+          pass2_block(
+              col, [&](size_t k) { return LoadF32<EIn>(d, sdy[j] + k * lanes); },
+              [&](size_t k) { return LoadF32<EIn>(d, sx[j] + k * lanes); },
+              [&](size_t k, VF v) { StoreF32<EDx>(d, v, sdx + k * lanes); });
+          if (contiguous) {
+            std::memcpy(dx[j] + col, sdx, static_cast<size_t>(valid) * sizeof(TDx));
+          } else {
+            for (int64_t i = 0; i < valid; ++i) dx[j][dx_offsets[i]] = sdx[i];
+          }
+        }
+      }
+    }
+  };
+  while (r0 < row_end) {
+    const int64_t left = row_end - r0;
+    if (grouped && left >= kMaxGroup) {
+      process_group(std::integral_constant<int, kMaxGroup>());
+    } else {
+      process_group(std::integral_constant<int, 1>());
+    }
+  }
+  if (can_stream) hwy::FlushStream();  // order the non-temporal stores before completion
+}
+
+template <Elem EIn>
+void DispatchOut(const RowArgs& a, const RowPointers& p, int64_t r0, int64_t r1, float* gw,
+                 float* gb) {
+  if (!a.want_dx) {
+    Rows<EIn, Elem::kF32, false, true>(a, p, r0, r1, gw, gb);
+    return;
+  }
+  switch (a.dx) {
+    case Elem::kF32:
+      return a.want_params ? Rows<EIn, Elem::kF32, true, true>(a, p, r0, r1, gw, gb)
+                           : Rows<EIn, Elem::kF32, true, false>(a, p, r0, r1, gw, gb);
+    case Elem::kF16:
+      return a.want_params ? Rows<EIn, Elem::kF16, true, true>(a, p, r0, r1, gw, gb)
+                           : Rows<EIn, Elem::kF16, true, false>(a, p, r0, r1, gw, gb);
+    case Elem::kBF16:
+      return a.want_params ? Rows<EIn, Elem::kBF16, true, true>(a, p, r0, r1, gw, gb)
+                           : Rows<EIn, Elem::kBF16, true, false>(a, p, r0, r1, gw, gb);
+  }
+}
+
+void ProcessRowsImpl(const RowArgs& a, const RowPointers& p, int64_t r0, int64_t r1, float* gw,
+                     float* gb) {
+  switch (a.in) {
+    case Elem::kF32:
+      return DispatchOut<Elem::kF32>(a, p, r0, r1, gw, gb);
+    case Elem::kF16:
+      return DispatchOut<Elem::kF16>(a, p, r0, r1, gw, gb);
+    case Elem::kBF16:
+      return DispatchOut<Elem::kBF16>(a, p, r0, r1, gw, gb);
+  }
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace openaclnn::layer_norm_backward::cpu
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace openaclnn::layer_norm_backward::cpu {
+
+HWY_EXPORT(ProcessRowsImpl);
+
+void ProcessRows(const RowArgs& args, const RowPointers& ptrs, int64_t row_begin, int64_t row_end,
+                 float* gw_part, float* gb_part) {
+  HWY_DYNAMIC_DISPATCH(ProcessRowsImpl)(args, ptrs, row_begin, row_end, gw_part, gb_part);
+}
+
+}  // namespace openaclnn::layer_norm_backward::cpu
+#endif  // HWY_ONCE

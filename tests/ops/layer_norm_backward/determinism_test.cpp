@@ -1,0 +1,144 @@
+// Bitwise determinism: thread counts 1, 2, 3 and every instruction-set target this CPU runs give
+// the same output bytes; so do a contiguous and a strided layout of the same values.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "api/dtype.h"
+#include "backend/cpu/isa.h"
+#include "backend/cpu/thread_pool.h"
+#include "ops/layer_norm_backward/lnb_test_util.h"
+
+namespace openaclnn::lnb_test {
+namespace {
+
+struct Problem {
+  std::vector<int64_t> shape;
+  int norm_len;
+  aclDataType in;
+  aclDataType w;  // ACL_DT_UNDEFINED: no weight
+  aclDataType dx;
+  aclDataType param;
+};
+
+// Output values (as float bits, exactly as stored) of one run.
+std::vector<float> RunOnce(const Problem& p, Layout layout) {
+  const int rank = static_cast<int>(p.shape.size());
+  const int begin = rank - p.norm_len;
+  int64_t m = 1;
+  for (int i = 0; i < begin; ++i) m *= p.shape[i];
+  const std::vector<int64_t> norm(p.shape.begin() + begin, p.shape.end());
+  std::mt19937 rng(42);
+  DeviceTensor dy(p.shape, p.in, begin, layout);
+  DeviceTensor x(p.shape, p.in, begin, layout);
+  DeviceTensor mean({m}, ACL_FLOAT, 0, Layout::kContiguous);
+  DeviceTensor rstd({m}, ACL_FLOAT, 0, Layout::kContiguous);
+  dy.FillUniform(&rng, -1.0f, 1.0f);
+  x.FillUniform(&rng, -3.0f, 2.0f);
+  mean.FillUniform(&rng, -0.6f, -0.4f);
+  rstd.FillUniform(&rng, 0.6f, 0.7f);
+  std::unique_ptr<DeviceTensor> w;
+  if (p.w != ACL_DT_UNDEFINED) {
+    w = std::make_unique<DeviceTensor>(norm, p.w, 0, Layout::kContiguous);
+    w->FillUniform(&rng, -1.0f, 1.0f);
+  }
+  DeviceTensor dx(p.shape, p.dx, begin, layout);
+  DeviceTensor gw(norm, p.param, 0, Layout::kContiguous);
+  DeviceTensor gb(norm, p.param, 0, Layout::kContiguous);
+  const bool mask[3] = {true, true, true};
+  EXPECT_EQ(
+      RunLayerNormBackward(dy.get(), x.get(), norm, mean.get(), rstd.get(), w ? w->get() : nullptr,
+                           nullptr, mask, dx.get(), gw.get(), gb.get()),
+      ACLNN_SUCCESS);
+  std::vector<float> out = dx.ReadAll();
+  for (float v : gw.ReadAll()) out.push_back(v);
+  for (float v : gb.ReadAll()) out.push_back(v);
+  return out;
+}
+
+bool BitwiseEqual(const std::vector<float>& a, const std::vector<float>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+const Problem kProblems[] = {
+    {{700, 1000}, 1, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT},
+    {{300, 4, 33}, 2, ACL_BF16, ACL_FLOAT, ACL_BF16, ACL_FLOAT},
+    {{64, 5000}, 1, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16},
+    {{3000, 24}, 1, ACL_FLOAT, ACL_DT_UNDEFINED, ACL_BF16, ACL_BF16},
+    {{5, 70000}, 1, ACL_BF16, ACL_BF16, ACL_FLOAT, ACL_FLOAT16},
+};
+
+TEST(LayerNormBackwardDeterminism, ThreadCountsAndIsas) {
+  const std::vector<std::string> isas = cpu::AvailableIsas();
+  ASSERT_FALSE(isas.empty());
+  for (const Problem& p : kProblems) {
+    cpu::SetNumThreads(1);
+    ASSERT_TRUE(cpu::SetIsaCap(isas.front()));
+    const std::vector<float> base = RunOnce(p, Layout::kContiguous);
+    for (int threads : {2, 3}) {
+      cpu::SetNumThreads(threads);
+      EXPECT_TRUE(BitwiseEqual(base, RunOnce(p, Layout::kContiguous)))
+          << threads << " threads, shape[0]=" << p.shape[0];
+    }
+    cpu::SetNumThreads(2);
+    for (const std::string& isa : isas) {
+      ASSERT_TRUE(cpu::SetIsaCap(isa));
+      EXPECT_EQ(cpu::ActiveIsa(), isa);
+      EXPECT_TRUE(BitwiseEqual(base, RunOnce(p, Layout::kContiguous)))
+          << "isa " << isa << ", shape[0]=" << p.shape[0];
+    }
+    // The gathering path for strided rows computes the same bits as the contiguous path.
+    EXPECT_TRUE(BitwiseEqual(base, RunOnce(p, Layout::kStrided))) << "strided layout";
+    EXPECT_TRUE(BitwiseEqual(base, RunOnce(p, Layout::kPaddedRows))) << "padded rows";
+  }
+  cpu::SetIsaCap("");
+  cpu::SetNumThreads(0);
+}
+
+// Running the same executor many times (repeatable) gives the same bytes every time.
+TEST(LayerNormBackwardDeterminism, RepeatableExecutor) {
+  std::mt19937 rng(7);
+  DeviceTensor dy({40, 300}, ACL_FLOAT, 1, Layout::kContiguous);
+  DeviceTensor x({40, 300}, ACL_FLOAT, 1, Layout::kContiguous);
+  DeviceTensor mean({40, 1}, ACL_FLOAT, 0, Layout::kContiguous);
+  DeviceTensor rstd({40, 1}, ACL_FLOAT, 0, Layout::kContiguous);
+  DeviceTensor dx({40, 300}, ACL_FLOAT, 1, Layout::kContiguous);
+  DeviceTensor gw({300}, ACL_FLOAT, 0, Layout::kContiguous);
+  for (DeviceTensor* t : {&dy, &x, &mean, &rstd}) t->FillUniform(&rng, 0.5f, 1.0f);
+  const int64_t norm[1] = {300};
+  const bool mask[3] = {true, true, false};
+  aclIntArray* na = aclCreateIntArray(norm, 1);
+  aclBoolArray* ma = aclCreateBoolArray(mask, 3);
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  ASSERT_EQ(
+      aclnnLayerNormBackwardGetWorkspaceSize(dy.get(), x.get(), na, mean.get(), rstd.get(), nullptr,
+                                             nullptr, ma, dx.get(), gw.get(), nullptr, &ws, &ex),
+      ACLNN_SUCCESS);
+  ASSERT_EQ(aclSetAclOpExecutorRepeatable(ex), ACLNN_SUCCESS);
+  void* workspace = nullptr;
+  if (ws > 0) aclrtMalloc(&workspace, ws, ACL_MEM_MALLOC_HUGE_FIRST);
+  std::vector<float> first;
+  for (int run = 0; run < 3; ++run) {
+    ASSERT_EQ(aclnnLayerNormBackward(workspace, ws, ex, TestStream()), ACLNN_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(TestStream()), ACL_SUCCESS);
+    std::vector<float> out = dx.ReadAll();
+    for (float v : gw.ReadAll()) out.push_back(v);
+    if (run == 0) {
+      first = out;
+    } else {
+      EXPECT_TRUE(BitwiseEqual(first, out)) << "run " << run;
+    }
+  }
+  aclDestroyAclOpExecutor(ex);
+  if (workspace != nullptr) aclrtFree(workspace);
+  aclDestroyIntArray(na);
+  aclDestroyBoolArray(ma);
+}
+
+}  // namespace
+}  // namespace openaclnn::lnb_test
