@@ -1,0 +1,270 @@
+#include "ops/conv_tbc/cpu/fast.h"
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+#include "api/dtype.h"
+#include "backend/cpu/thread_pool.h"
+#include "kernels/cpu/gemm.h"
+#include "ops/layer_norm/strided.h"
+
+// In TBC layout row r = t * B + b of a (T, B, C) tensor is a C-vector and a time shift by s is a
+// row shift by s * B. With X (T_in*B x Cin), W[k] (Cin x Cout) and Y (T_out*B x Cout):
+//   Y rows r = bias + sum_k X rows (r + (k - pad) * B) x W[k], over the rows where X exists.
+// The output is split into fixed tiles; each tile is initialised with the fp32 bias and then
+// receives the taps in order 0..K-1 through the GEMM's beta = 1, all in fp32, and is rounded once
+// to the output dtype. A tile is one task and one single-threaded GEMM sequence, so the result does
+// not depend on the thread count.
+
+namespace openaclnn::conv_tbc_forward::cpu {
+namespace {
+
+constexpr int64_t kTileRows = 256;
+constexpr int64_t kTileCols = 512;
+constexpr int64_t kMinChunkRows = 64;
+constexpr int64_t kMaxChunks = 256;
+
+int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Splits n into about equal blocks of at most `max_block`, rounded up to multiples of 16.
+int64_t BlockSize(int64_t n, int64_t max_block) {
+  if (n <= max_block) return std::max<int64_t>(n, 1);
+  const int64_t blocks = CeilDiv(n, max_block);
+  return CeilDiv(CeilDiv(n, blocks), 16) * 16;
+}
+
+// A (T, B, C) view whose row r = t * B + b starts at first + r * ld, with unit column stride.
+bool RowMatrixLd(const TensorDesc& d, int64_t* ld) {
+  const int64_t T = d.dims[0], B = d.dims[1], C = d.dims[2];
+  if (C > 1 && d.strides[2] != 1) return false;
+  int64_t l = std::max<int64_t>(C, 1);
+  if (B > 1) {
+    l = d.strides[1];
+    int64_t time_stride = 0;
+    if (T > 1 && (__builtin_mul_overflow(B, l, &time_stride) || time_stride != d.strides[0])) {
+      return false;
+    }
+  } else if (T > 1) {
+    l = d.strides[0];
+  }
+  if (T * B > 1 && l < std::max<int64_t>(C, 1)) return false;
+  *ld = std::max(l, std::max<int64_t>(C, 1));
+  return true;
+}
+
+// A (K, Cin, Cout) view whose tap k is a row-major matrix at first + k * tap_stride.
+bool TapMatrixLd(const TensorDesc& d, int64_t* ld, int64_t* tap_stride) {
+  const int64_t K = d.dims[0], R = d.dims[1], C = d.dims[2];
+  if (C > 1 && d.strides[2] != 1) return false;
+  const int64_t l = R > 1 ? d.strides[1] : std::max<int64_t>(C, 1);
+  if (R > 1 && l < std::max<int64_t>(C, 1)) return false;
+  if (K > 1 && d.strides[0] < 0) return false;
+  *ld = std::max(l, std::max<int64_t>(C, 1));
+  *tap_stride = K > 1 ? d.strides[0] : 0;
+  return true;
+}
+
+// Loads `n` elements with element stride `stride` as floats, applying the emulation rounding.
+void LoadRounded(const void* src, aclDataType dtype, int64_t stride, int64_t n,
+                 InputRounding rounding, float* dst) {
+  if (dtype == ACL_FLOAT && stride == 1) {
+    std::memcpy(dst, src, sizeof(float) * n);
+  } else if (dtype == ACL_BF16 && stride == 1) {
+    const uint16_t* s = static_cast<const uint16_t*>(src);
+    for (int64_t i = 0; i < n; ++i) dst[i] = BFloat16ToFloat(s[i]);
+  } else {
+    for (int64_t i = 0; i < n; ++i) dst[i] = LoadAsFloat(src, dtype, i * stride);
+  }
+  if (rounding != InputRounding::kNone) {
+    for (int64_t i = 0; i < n; ++i) dst[i] = ApplyRounding(rounding, dst[i]);
+  }
+}
+
+// An fp32 row-major operand of the products: the user's tensor or a workspace panel.
+struct Operand {
+  bool direct = false;
+  size_t panel = 0;
+  int64_t ld = 0;
+  int64_t tap_stride = 0;
+};
+
+struct Tile {
+  int64_t r0, r1;  // output rows (t * B + b)
+  int64_t c0, c1;  // output columns (Cout)
+};
+
+struct Chunk {
+  int which;  // 0: X rows, 1: W rows (k * Cin + ci)
+  int64_t r0, r1;
+};
+
+class FastPlan : public Plan {
+ public:
+  FastPlan(const Problem& p, WorkspaceBooking* ws) : p_(p) {
+    const int64_t rows_y = p.t_out * p.batch, rows_x = p.t_in * p.batch;
+    const int64_t rows_w = p.taps * p.c_in;
+    const bool plain = p.rounding == InputRounding::kNone;
+    products_ = rows_y > 0 && p.c_out > 0 && rows_x > 0 && p.c_in > 0 && p.taps > 0;
+    if (products_) {
+      x_.direct = plain && p.self.dtype == ACL_FLOAT && RowMatrixLd(p.self, &x_.ld);
+      w_.direct =
+          plain && p.weight.dtype == ACL_FLOAT && TapMatrixLd(p.weight, &w_.ld, &w_.tap_stride);
+      BookPanel(&x_, rows_x, p.c_in, ws);
+      BookPanel(&w_, rows_w, p.c_out, ws);
+      if (!x_.direct) AddChunks(0, rows_x);
+      if (!w_.direct) AddChunks(1, rows_w);
+    }
+    serial_store_ = !layer_norm::CertainlyDisjoint(p.out);
+    y_.direct = !p.round_result_to_half && p.out.dtype == ACL_FLOAT && !serial_store_ &&
+                RowMatrixLd(p.out, &y_.ld);
+    BookPanel(&y_, rows_y, p.c_out, ws);
+    bias_ = ws->Book(sizeof(float) * std::max<int64_t>(p.c_out, 1));
+    const int64_t cols = BlockSize(p.c_out, kTileCols);
+    for (int64_t r = 0; r < rows_y; r += kTileRows) {
+      for (int64_t c = 0; c < p.c_out; c += cols) {
+        tiles_.push_back({r, std::min(rows_y, r + kTileRows), c, std::min(p.c_out, c + cols)});
+      }
+    }
+  }
+
+  Status Run(const Bindings& bindings, void* workspace) const override {
+    State s;
+    s.x_src = p_.self.First(bindings.inputs[kSelf]);
+    s.w_src = p_.weight.First(bindings.inputs[kWeight]);
+    s.y_dst = p_.out.First(bindings.outputs[kOut]);
+    s.x = Pointer(x_, workspace, s.x_src);
+    s.w = Pointer(w_, workspace, s.w_src);
+    s.y = Pointer(y_, workspace, s.y_dst);
+    s.bias = WorkspaceBooking::At<float>(workspace, bias_);
+    // Bias in fp32 (rounded to FLOAT16 first for cubeMathType 2), added before the one rounding.
+    LoadRounded(p_.bias.First(bindings.inputs[kBias]), p_.bias.dtype, p_.bias.strides[0], p_.c_out,
+                p_.rounding == InputRounding::kHalf ? InputRounding::kHalf : InputRounding::kNone,
+                s.bias);
+
+    openaclnn::cpu::ParallelFor(static_cast<int64_t>(chunks_.size()),
+                                [&](int64_t i) { RunChunk(chunks_[i], s); });
+    std::mutex error_mutex;
+    Status first_error;
+    openaclnn::cpu::ParallelFor(static_cast<int64_t>(tiles_.size()), [&](int64_t i) {
+      Status st = RunTile(tiles_[i], s);
+      if (!st.ok()) {
+        std::lock_guard<std::mutex> lock(error_mutex);
+        if (first_error.ok()) first_error = std::move(st);
+      }
+    });
+    OPENACLNN_RETURN_IF_ERROR(first_error);
+    if (serial_store_) StoreRows(s, 0, p_.t_out * p_.batch, 0, p_.c_out);
+    return Status::Ok();
+  }
+
+ private:
+  struct State {
+    const void* x_src;
+    const void* w_src;
+    void* y_dst;
+    float* x;
+    float* w;
+    float* y;
+    float* bias;
+  };
+
+  void BookPanel(Operand* op, int64_t rows, int64_t cols, WorkspaceBooking* ws) {
+    if (op->direct) return;
+    op->ld = std::max<int64_t>(cols, 1);
+    op->tap_stride = p_.c_in * op->ld;
+    op->panel = ws->Book(sizeof(float) * std::max<int64_t>(rows * cols, 1));
+  }
+
+  void AddChunks(int which, int64_t rows) {
+    const int64_t step = std::max(kMinChunkRows, CeilDiv(rows, kMaxChunks));
+    for (int64_t r = 0; r < rows; r += step)
+      chunks_.push_back({which, r, std::min(rows, r + step)});
+  }
+
+  static float* Pointer(const Operand& op, void* ws, const void* user) {
+    if (op.direct) return const_cast<float*>(static_cast<const float*>(user));
+    return WorkspaceBooking::At<float>(ws, op.panel);
+  }
+
+  // Element offset of TBC row r of a rank-3 view.
+  static int64_t RowOffset(const TensorDesc& d, int64_t r) {
+    const int64_t B = d.dims[1];
+    return (r / B) * d.strides[0] + (r % B) * d.strides[1];
+  }
+
+  void RunChunk(const Chunk& c, const State& s) const {
+    if (c.which == 0) {
+      const TensorDesc& d = p_.self;
+      const int64_t esize = static_cast<int64_t>(DTypeSize(d.dtype));
+      for (int64_t r = c.r0; r < c.r1; ++r) {
+        LoadRounded(static_cast<const unsigned char*>(s.x_src) + RowOffset(d, r) * esize, d.dtype,
+                    d.strides[2], p_.c_in, p_.rounding, s.x + r * x_.ld);
+      }
+      return;
+    }
+    const TensorDesc& d = p_.weight;
+    const int64_t esize = static_cast<int64_t>(DTypeSize(d.dtype));
+    for (int64_t r = c.r0; r < c.r1; ++r) {
+      const int64_t k = r / p_.c_in, ci = r % p_.c_in;
+      LoadRounded(static_cast<const unsigned char*>(s.w_src) +
+                      (k * d.strides[0] + ci * d.strides[1]) * esize,
+                  d.dtype, d.strides[2], p_.c_out, p_.rounding, s.w + r * w_.ld);
+    }
+  }
+
+  Status RunTile(const Tile& t, const State& s) const {
+    const int64_t B = p_.batch, cols = t.c1 - t.c0;
+    float* out = s.y + t.c0;
+    for (int64_t r = t.r0; r < t.r1; ++r) {
+      std::memcpy(out + r * y_.ld, s.bias + t.c0, sizeof(float) * cols);
+    }
+    for (int64_t k = 0; products_ && k < p_.taps; ++k) {
+      // Output steps whose input step t + k - pad exists.
+      const int64_t tlo = std::clamp<int64_t>(p_.pad - k, 0, p_.t_out);
+      const int64_t thi = std::clamp<int64_t>(p_.t_in + p_.pad - k, 0, p_.t_out);
+      const int64_t lo = std::max(t.r0, tlo * B), hi = std::min(t.r1, thi * B);
+      if (lo >= hi) continue;
+      const int64_t x_row = lo + (k - p_.pad) * B;
+      OPENACLNN_RETURN_IF_ERROR(openaclnn::cpu::SgemmRowMajor(
+          false, false, hi - lo, cols, p_.c_in, 1.0f, s.x + x_row * x_.ld, x_.ld,
+          s.w + k * w_.tap_stride + t.c0, w_.ld, 1.0f, out + lo * y_.ld, y_.ld));
+    }
+    if (!y_.direct && !serial_store_) StoreRows(s, t.r0, t.r1, t.c0, t.c1);
+    return Status::Ok();
+  }
+
+  // Rounds the fp32 panel rows [r0, r1), columns [c0, c1) once into the output view.
+  void StoreRows(const State& s, int64_t r0, int64_t r1, int64_t c0, int64_t c1) const {
+    const TensorDesc& d = p_.out;
+    const int64_t cs = d.strides[2];
+    for (int64_t r = r0; r < r1; ++r) {
+      const float* src = s.y + r * y_.ld;
+      const int64_t base = RowOffset(d, r);
+      for (int64_t c = c0; c < c1; ++c) {
+        float v = src[c];
+        if (p_.round_result_to_half) v = RoundThroughHalf(v);
+        StoreFromFloat(s.y_dst, d.dtype, base + c * cs, v);
+      }
+    }
+  }
+
+  Problem p_;
+  bool products_ = false;
+  bool serial_store_ = false;
+  Operand x_, w_, y_;
+  size_t bias_ = 0;
+  std::vector<Chunk> chunks_;
+  std::vector<Tile> tiles_;
+};
+
+}  // namespace
+
+const char* FastDeclines(const Problem&) { return nullptr; }
+
+std::unique_ptr<Plan> MakeFastPlan(const Problem& problem, WorkspaceBooking* workspace) {
+  return std::make_unique<FastPlan>(problem, workspace);
+}
+
+}  // namespace openaclnn::conv_tbc_forward::cpu

@@ -1,0 +1,522 @@
+// SIMD row kernel of the fast LayerNorm forward, compiled once per Highway target.
+#include "ops/layer_norm/cpu/row_kernels.h"
+
+// Numerics: GCC implements the x86 intrinsics as plain vector arithmetic and, outside ISO C modes,
+// contracts a multiply followed by an add into a fused multiply-add on targets that have one, so
+// the AVX2 and AVX-512 variants would round differently from the SSE4 and scalar ones. Keep every
+// product rounded on its own.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "api/dtype.h"
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "ops/layer_norm/cpu/row_kernels.cpp"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace openaclnn::layer_norm::cpu {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+using DF = hn::ScalableTag<float>;
+using DU = hn::RebindToUnsigned<DF>;
+using DI = hn::RebindToSigned<DF>;
+using DU16 = hn::Rebind<uint16_t, DF>;
+using VF = hn::Vec<DF>;
+using VU = hn::Vec<DU>;
+
+template <Elem E>
+struct Storage {
+  using T = uint16_t;
+};
+template <>
+struct Storage<Elem::kF32> {
+  using T = float;
+};
+
+// binary16 bits (in 32-bit lanes) -> float, exact. Finite values: move exponent and mantissa to
+// float position and scale by 2^112, which rebases the exponent and also turns half subnormals
+// into the right float normals. Infinity and NaN keep their payload, NaN made quiet.
+HWY_INLINE VF HalfToF32(DF d, VU h) {
+  const DU du;
+  const VU magnitude = hn::And(h, hn::Set(du, 0x7fffu));
+  const VU moved = hn::ShiftLeft<13>(magnitude);
+  const VF finite = hn::Mul(hn::BitCast(d, moved), hn::Set(d, 0x1.0p112f));
+  const auto inf_or_nan = hn::Gt(hn::BitCast(DI(), magnitude), hn::Set(DI(), 0x7bff));
+  const auto nan = hn::Gt(hn::BitCast(DI(), magnitude), hn::Set(DI(), 0x7c00));
+  VU special = hn::Or(moved, hn::Set(du, 0x7f800000u));
+  special = hn::Or(special, hn::IfThenElseZero(hn::RebindMask(du, nan), hn::Set(du, 0x00400000u)));
+  const VF value = hn::IfThenElse(hn::RebindMask(d, inf_or_nan), hn::BitCast(d, special), finite);
+  const VU sign = hn::ShiftLeft<16>(hn::And(h, hn::Set(du, 0x8000u)));
+  return hn::Or(value, hn::BitCast(d, sign));
+}
+
+// float -> binary16 bits in 32-bit lanes, round to nearest even.
+HWY_INLINE VU F32ToHalf(DF d, VF v) {
+  const DU du;
+  const DI di;
+  const VU bits = hn::BitCast(du, v);
+  const VU sign = hn::ShiftRight<16>(hn::And(bits, hn::Set(du, 0x80000000u)));
+  const VU u = hn::And(bits, hn::Set(du, 0x7fffffffu));
+  const auto ui = hn::BitCast(di, u);
+  // Normal halves: rebase the exponent by (127 - 15) and round away the 13 low bits, ties to even.
+  const VU lsb = hn::And(hn::ShiftRight<13>(u), hn::Set(du, 1u));
+  const VU rebased = hn::Sub(u, hn::Set(du, (127u - 15u) << 23));
+  const VU normal = hn::ShiftRight<13>(hn::Add(rebased, hn::Add(hn::Set(du, 0xfffu), lsb)));
+  // Subnormal halves (|v| < 2^-14): adding 0.5 rounds |v| to a multiple of 2^-24 in hardware.
+  const VF half = hn::Set(d, 0.5f);
+  const VU sub = hn::Sub(hn::BitCast(du, hn::Add(hn::BitCast(d, u), half)), hn::BitCast(du, half));
+  VU r = hn::IfThenElse(hn::RebindMask(du, hn::Lt(ui, hn::Set(di, 0x38800000))), sub, normal);
+  // 65520 and above round to infinity; NaN keeps its top payload bits and is made quiet.
+  const VU nan = hn::Or(hn::ShiftRight<13>(u), hn::Set(du, 0x7e00u));
+  const VU big = hn::IfThenElse(hn::RebindMask(du, hn::Gt(ui, hn::Set(di, 0x7f800000))),
+                                hn::And(nan, hn::Set(du, 0x7fffu)), hn::Set(du, 0x7c00u));
+  r = hn::IfThenElse(hn::RebindMask(du, hn::Gt(ui, hn::Set(di, 0x477fefff))), big, r);
+  return hn::Or(r, sign);
+}
+
+// float -> bfloat16 bits in 32-bit lanes, round to nearest even; NaN stays NaN (quiet).
+HWY_INLINE VU F32ToBFloat16(DF, VF v) {
+  const DU du;
+  const DI di;
+  const VU u = hn::BitCast(du, v);
+  const VU lsb = hn::And(hn::ShiftRight<16>(u), hn::Set(du, 1u));
+  const VU rounded = hn::ShiftRight<16>(hn::Add(u, hn::Add(hn::Set(du, 0x7fffu), lsb)));
+  const VU quiet = hn::Or(hn::ShiftRight<16>(u), hn::Set(du, 0x40u));
+  const auto is_nan =
+      hn::Gt(hn::BitCast(di, hn::And(u, hn::Set(du, 0x7fffffffu))), hn::Set(di, 0x7f800000));
+  return hn::IfThenElse(hn::RebindMask(du, is_nan), quiet, rounded);
+}
+
+// One element to float, exactly as Load converts it.
+template <Elem E>
+HWY_INLINE float ScalarToF32(typename Storage<E>::T v) {
+  if constexpr (E == Elem::kF32) {
+    return v;
+  } else if constexpr (E == Elem::kBF16) {
+    return BFloat16ToFloat(v);
+  } else {
+    return HalfToFloat(v);
+  }
+}
+
+template <Elem E>
+HWY_INLINE VF Load(DF d, const typename Storage<E>::T* p) {
+  if constexpr (E == Elem::kF32) {
+    return hn::LoadU(d, p);
+  } else {
+    const VU bits = hn::PromoteTo(DU(), hn::LoadU(DU16(), p));
+    if constexpr (E == Elem::kBF16) {
+      return hn::BitCast(d, hn::ShiftLeft<16>(bits));
+    } else {
+      return HalfToF32(d, bits);
+    }
+  }
+}
+
+template <Elem E>
+HWY_INLINE void Store(DF d, VF v, typename Storage<E>::T* p) {
+  if constexpr (E == Elem::kF32) {
+    hn::StoreU(v, d, p);
+  } else {
+    const VU bits = E == Elem::kBF16 ? F32ToBFloat16(d, v) : F32ToHalf(d, v);
+    hn::StoreU(hn::DemoteTo(DU16(), hn::BitCast(DI(), bits)), DU16(), p);
+  }
+}
+
+// The canonical pairwise reduction of a kBlock-lane accumulator held in `vectors` vectors.
+HWY_INLINE float ReduceCanonical(DF d, VF* v, size_t vectors) {
+  for (size_t w = vectors; w > 1; w /= 2) {
+    for (size_t i = 0; i < w / 2; ++i) v[i] = hn::Add(v[i], v[i + w / 2]);
+  }
+  HWY_ALIGN float lanes[kBlock];
+  hn::Store(v[0], d, lanes);
+  for (size_t w = hn::Lanes(d); w > 1; w /= 2) {
+    for (size_t i = 0; i < w / 2; ++i) lanes[i] += lanes[i + w / 2];
+  }
+  return lanes[0];
+}
+
+template <Elem EIn, Elem EOut>
+void RowsStreaming(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row_end) {
+  using TIn = typename Storage<EIn>::T;
+  using TOut = typename Storage<EOut>::T;
+  const DF d;
+  const size_t lanes = hn::Lanes(d);
+  const size_t vectors = static_cast<size_t>(kBlock) / lanes;
+  const int64_t n = a.n;
+  const int64_t blocks = (n + kBlock - 1) / kBlock;
+  const float fn = static_cast<float>(n);
+
+  HWY_ALIGN TIn sx[kBlock];
+  HWY_ALIGN TOut sy[kBlock];
+  int64_t y_offsets[kBlock];
+  VF total[kBlock], segment[kBlock];
+
+  const TIn* x_base = static_cast<const TIn*>(p.x);
+  TOut* y_base = static_cast<TOut*>(p.y);
+  Odometer lead(a.lead, row_begin);
+  Odometer stat(a.stat, row_begin);
+  for (int64_t r = row_begin; r < row_end; ++r, lead.Next(), stat.Next()) {
+    const TIn* x = x_base + lead.offset(0);
+    TOut* y = y_base + lead.offset(1);
+
+    // The block of x at column `col` with `valid` elements: in place when possible, otherwise
+    // staged (zero padded). `trail` walks the strided layout; out offsets are recorded.
+    auto block_x = [&](Odometer* trail, int64_t col, int64_t valid, bool record_y) {
+      if (a.in_contiguous && !record_y) {
+        if (valid == kBlock) return x + col;
+        std::memcpy(sx, x + col, static_cast<size_t>(valid) * sizeof(TIn));
+      } else if (a.in_contiguous) {
+        for (int64_t i = 0; i < valid; ++i, trail->Next()) y_offsets[i] = trail->offset(1);
+        if (valid == kBlock) return x + col;
+        std::memcpy(sx, x + col, static_cast<size_t>(valid) * sizeof(TIn));
+      } else {
+        for (int64_t i = 0; i < valid; ++i, trail->Next()) {
+          sx[i] = x[trail->offset(0)];
+          y_offsets[i] = trail->offset(1);
+        }
+      }
+      std::memset(static_cast<void*>(sx + valid), 0,
+                  static_cast<size_t>(kBlock - valid) * sizeof(TIn));
+      return static_cast<const TIn*>(sx);
+    };
+
+    // Pass 1: the mean. Numerics: every pass works on x - x[0] (exact for nearby values), so a
+    // row whose mean is large against its spread keeps the precision of the spread: the
+    // deviations are (x - x[0]) - (mean - x[0]), never x - mean with a rounded mean.
+    const float shift = ScalarToF32<EIn>(x[0]);  // x[0] sits at offset 0 in every layout
+    const VF vshift = hn::Set(d, shift);
+    for (size_t k = 0; k < vectors; ++k) total[k] = segment[k] = hn::Zero(d);
+    {
+      Odometer trail(a.trail, 0);
+      for (int64_t b = 0; b < blocks; ++b) {
+        const int64_t col = b * kBlock;
+        const int64_t valid = n - col < kBlock ? n - col : kBlock;
+        const TIn* bx = block_x(&trail, col, valid, false);
+        for (size_t k = 0; k < vectors; ++k) {
+          VF dev = hn::Sub(Load<EIn>(d, bx + k * lanes), vshift);
+          if (valid < kBlock) {
+            const int64_t left = valid - static_cast<int64_t>(k * lanes);
+            dev = hn::IfThenElseZero(hn::FirstN(d, left > 0 ? static_cast<size_t>(left) : 0), dev);
+          }
+          segment[k] = hn::Add(segment[k], dev);
+        }
+        if ((b + 1) % kSegmentBlocks == 0 || b + 1 == blocks) {
+          for (size_t k = 0; k < vectors; ++k) {
+            total[k] = hn::Add(total[k], segment[k]);
+            segment[k] = hn::Zero(d);
+          }
+        }
+      }
+    }
+    const float shifted_mean = ReduceCanonical(d, total, vectors) / fn;
+    const float mean = shift + shifted_mean;
+    const VF vmean = hn::Set(d, shifted_mean);
+
+    // Pass 2: the variance, as the mean of squared deviations (the row is in cache now).
+    for (size_t k = 0; k < vectors; ++k) total[k] = segment[k] = hn::Zero(d);
+    {
+      Odometer trail(a.trail, 0);
+      for (int64_t b = 0; b < blocks; ++b) {
+        const int64_t col = b * kBlock;
+        const int64_t valid = n - col < kBlock ? n - col : kBlock;
+        const TIn* bx = block_x(&trail, col, valid, false);
+        for (size_t k = 0; k < vectors; ++k) {
+          VF dev = hn::Sub(hn::Sub(Load<EIn>(d, bx + k * lanes), vshift), vmean);
+          if (valid < kBlock) {
+            const int64_t left = valid - static_cast<int64_t>(k * lanes);
+            dev = hn::IfThenElseZero(hn::FirstN(d, left > 0 ? static_cast<size_t>(left) : 0), dev);
+          }
+          segment[k] = hn::Add(segment[k], hn::Mul(dev, dev));
+        }
+        if ((b + 1) % kSegmentBlocks == 0 || b + 1 == blocks) {
+          for (size_t k = 0; k < vectors; ++k) {
+            total[k] = hn::Add(total[k], segment[k]);
+            segment[k] = hn::Zero(d);
+          }
+        }
+      }
+    }
+    const float var = ReduceCanonical(d, total, vectors) / fn;
+    const float rstd = 1.0f / std::sqrt(var + a.eps);
+    if (a.want_mean) StoreFromFloat(p.mean, a.mean_type, stat.offset(0), mean);
+    if (a.want_rstd) StoreFromFloat(p.rstd, a.rstd_type, stat.offset(1), rstd);
+    const VF vrstd = hn::Set(d, rstd);
+
+    // Pass 3: out = (x - mean) * rstd * weight + bias, one rounding to out's dtype.
+    const bool walk = !a.in_contiguous || !a.out_contiguous;
+    Odometer trail(a.trail, 0);
+    for (int64_t b = 0; b < blocks; ++b) {
+      const int64_t col = b * kBlock;
+      const int64_t valid = n - col < kBlock ? n - col : kBlock;
+      const TIn* bx = block_x(&trail, col, valid, walk);
+      const bool direct = a.out_contiguous && valid == kBlock;
+      TOut* by = direct ? y + col : sy;
+      for (size_t k = 0; k < vectors; ++k) {
+        const size_t at = k * lanes;
+        const VF xhat = hn::Mul(hn::Sub(hn::Sub(Load<EIn>(d, bx + at), vshift), vmean), vrstd);
+        const VF out = hn::Add(hn::Mul(xhat, hn::Load(d, p.weight + col + at)),
+                               hn::Load(d, p.bias + col + at));
+        Store<EOut>(d, out, by + at);
+      }
+      if (direct) continue;
+      if (a.out_contiguous) {
+        std::memcpy(static_cast<void*>(y + col), sy, static_cast<size_t>(valid) * sizeof(TOut));
+      } else {
+        for (int64_t i = 0; i < valid; ++i) y[y_offsets[i]] = sy[i];
+      }
+    }
+  }
+}
+
+// Rows of up to kStageMax elements: one sweep reads the row, converts it to fp32 minus x[0] into
+// an aligned buffer and accumulates the sum; the variance and the output passes then run on the
+// buffer. The arithmetic is that of RowsStreaming element for element, so both give the same bits.
+template <Elem EIn, Elem EOut>
+void RowsStaged(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row_end) {
+  using TIn = typename Storage<EIn>::T;
+  using TOut = typename Storage<EOut>::T;
+  const DF d;
+  const size_t lanes = hn::Lanes(d);
+  const size_t vectors = static_cast<size_t>(kBlock) / lanes;
+  const int64_t n = a.n;
+  const int64_t blocks = (n + kBlock - 1) / kBlock;
+  const float fn = static_cast<float>(n);
+
+  HWY_ALIGN float buf[kStageMax];
+  HWY_ALIGN TIn sx[kBlock];
+  HWY_ALIGN TOut sy[kBlock];
+  VF total[kBlock], segment[kBlock];
+
+  const TIn* x_base = static_cast<const TIn*>(p.x);
+  TOut* y_base = static_cast<TOut*>(p.y);
+  Odometer lead(a.lead, row_begin);
+  Odometer stat(a.stat, row_begin);
+  for (int64_t r = row_begin; r < row_end; ++r, lead.Next(), stat.Next()) {
+    const TIn* x = x_base + (a.lead_simple ? r * a.lead_stride[0] : lead.offset(0));
+    TOut* y = y_base + (a.lead_simple ? r * a.lead_stride[1] : lead.offset(1));
+    const float shift = ScalarToF32<EIn>(x[0]);
+    const VF vshift = hn::Set(d, shift);
+
+    // Sweep 1: stage x - x[0] (padded to whole blocks with zeros) and sum it block by block.
+    for (size_t k = 0; k < vectors; ++k) total[k] = segment[k] = hn::Zero(d);
+    Odometer gather(a.trail, 0);
+    for (int64_t b = 0; b < blocks; ++b) {
+      const int64_t col = b * kBlock;
+      const TIn* src = x + col;
+      if (!a.in_contiguous || col + kBlock > n) {
+        const int64_t valid = n - col < kBlock ? n - col : kBlock;
+        if (a.in_contiguous) {
+          std::memcpy(static_cast<void*>(sx), x + col, static_cast<size_t>(valid) * sizeof(TIn));
+        } else {
+          for (int64_t i = 0; i < valid; ++i, gather.Next()) sx[i] = x[gather.offset(0)];
+        }
+        std::fill(sx + valid, sx + kBlock, x[0]);
+        src = sx;
+      }
+      float* dst = buf + col;
+      for (size_t k = 0; k < vectors; ++k) {
+        const VF v = hn::Sub(Load<EIn>(d, src + k * lanes), vshift);
+        hn::Store(v, d, dst + k * lanes);
+        segment[k] = hn::Add(segment[k], v);
+      }
+      if ((b + 1) % kSegmentBlocks == 0 || b + 1 == blocks) {
+        for (size_t k = 0; k < vectors; ++k) {
+          total[k] = hn::Add(total[k], segment[k]);
+          segment[k] = hn::Zero(d);
+        }
+      }
+    }
+    const float shifted_mean = ReduceCanonical(d, total, vectors) / fn;
+    const VF vmean = hn::Set(d, shifted_mean);
+
+    // The variance; the padding (x[0] - x[0] = 0) is masked out of the last block.
+    for (size_t k = 0; k < vectors; ++k) total[k] = segment[k] = hn::Zero(d);
+    for (int64_t b = 0; b < blocks; ++b) {
+      const int64_t col = b * kBlock;
+      const float* bb = buf + col;
+      for (size_t k = 0; k < vectors; ++k) {
+        VF dev = hn::Sub(hn::Load(d, bb + k * lanes), vmean);
+        if (col + kBlock > n) {
+          const int64_t left = n - col - static_cast<int64_t>(k * lanes);
+          dev = hn::IfThenElseZero(hn::FirstN(d, left > 0 ? static_cast<size_t>(left) : 0), dev);
+        }
+        segment[k] = hn::Add(segment[k], hn::Mul(dev, dev));
+      }
+      if ((b + 1) % kSegmentBlocks == 0 || b + 1 == blocks) {
+        for (size_t k = 0; k < vectors; ++k) {
+          total[k] = hn::Add(total[k], segment[k]);
+          segment[k] = hn::Zero(d);
+        }
+      }
+    }
+    const float var = ReduceCanonical(d, total, vectors) / fn;
+    const float rstd = 1.0f / std::sqrt(var + a.eps);
+    const int64_t stat_m = a.stat_simple ? r * a.stat_stride[0] : stat.offset(0);
+    const int64_t stat_r = a.stat_simple ? r * a.stat_stride[1] : stat.offset(1);
+    if (a.want_mean) StoreFromFloat(p.mean, a.mean_type, stat_m, shift + shifted_mean);
+    if (a.want_rstd) StoreFromFloat(p.rstd, a.rstd_type, stat_r, rstd);
+    const VF vrstd = hn::Set(d, rstd);
+
+    // The output, one rounding to out's dtype.
+    Odometer trail(a.trail, 0);
+    for (int64_t b = 0; b < blocks; ++b) {
+      const int64_t col = b * kBlock;
+      const bool direct = a.out_contiguous && col + kBlock <= n;
+      TOut* by = direct ? y + col : sy;
+      for (size_t k = 0; k < vectors; ++k) {
+        const size_t at = k * lanes;
+        const VF xhat = hn::Mul(hn::Sub(hn::Load(d, buf + col + at), vmean), vrstd);
+        const VF out = hn::Add(hn::Mul(xhat, hn::Load(d, p.weight + col + at)),
+                               hn::Load(d, p.bias + col + at));
+        Store<EOut>(d, out, by + at);
+      }
+      if (direct) continue;
+      const int64_t valid = n - col < kBlock ? n - col : kBlock;
+      if (a.out_contiguous) {
+        for (int64_t i = 0; i < valid; ++i) y[col + i] = sy[i];
+      } else {
+        for (int64_t i = 0; i < valid; ++i, trail.Next()) y[trail.offset(1)] = sy[i];
+      }
+    }
+  }
+}
+
+// Short rows (N <= kTransposeMax) with simple row addressing: one row per vector lane, so the
+// fixed per-row costs (two lane reductions, a square root) are shared by a vector of rows. Lane c
+// of the canonical accumulator becomes a vector over rows, summed over the blocks in order, and
+// the canonical tree s[c] += s[c + w] (w = kBlock/2 .. 1) runs across those vectors: the sums,
+// and so every output, have exactly the bits RowsStaged computes (the tests compare the two).
+template <Elem EIn, Elem EOut>
+void RowsTransposed(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row_end) {
+  using TIn = typename Storage<EIn>::T;
+  using TOut = typename Storage<EOut>::T;
+  const DF d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  const int64_t n = a.n;
+  const VF fn = hn::Set(d, static_cast<float>(n));
+  const VF zero = hn::Zero(d);
+  HWY_ALIGN float tile[kTransposeMax * kMaxLanes];
+  HWY_ALIGN TOut out_tile[kTransposeMax * kMaxLanes];
+  HWY_ALIGN float stats[2 * kMaxLanes];
+  VF v[kBlock];
+  const TIn* x_base = static_cast<const TIn*>(p.x);
+  TOut* y_base = static_cast<TOut*>(p.y);
+  for (int64_t r0 = row_begin; r0 < row_end; r0 += lanes) {
+    const int64_t rows = row_end - r0 < lanes ? row_end - r0 : lanes;
+    // Transpose in: tile[i * lanes + l] = element i of row r0 + l (the last row repeated).
+    for (int64_t l = 0; l < lanes; ++l) {
+      const TIn* x = x_base + (r0 + (l < rows ? l : rows - 1)) * a.lead_stride[0];
+      for (int64_t i = 0; i < n; ++i) tile[i * lanes + l] = ScalarToF32<EIn>(x[i]);
+    }
+    const VF shift = hn::Load(d, tile);
+    // Lane c of the canonical accumulator: 0 + x[c] + x[c + kBlock] + ... (one segment).
+    for (int64_t c = 0; c < kBlock; ++c) {
+      VF acc = zero;
+      for (int64_t i = c; i < n; i += kBlock) {
+        acc = hn::Add(acc, hn::Sub(hn::Load(d, tile + i * lanes), shift));
+      }
+      v[c] = hn::Add(zero, acc);
+    }
+    for (int64_t w = kBlock / 2; w >= 1; w /= 2) {
+      for (int64_t c = 0; c < w; ++c) v[c] = hn::Add(v[c], v[c + w]);
+    }
+    const VF mean = hn::Div(v[0], fn);
+    const int64_t padded = (n + kBlock - 1) / kBlock * kBlock;
+    for (int64_t c = 0; c < kBlock; ++c) {
+      VF acc = zero;
+      for (int64_t i = c; i < padded; i += kBlock) {
+        if (i < n) {
+          const VF dev = hn::Sub(hn::Sub(hn::Load(d, tile + i * lanes), shift), mean);
+          acc = hn::Add(acc, hn::Mul(dev, dev));
+        } else {
+          acc = hn::Add(acc, zero);  // the masked tail of the last block, as RowsStaged adds it
+        }
+      }
+      v[c] = hn::Add(zero, acc);
+    }
+    for (int64_t w = kBlock / 2; w >= 1; w /= 2) {
+      for (int64_t c = 0; c < w; ++c) v[c] = hn::Add(v[c], v[c + w]);
+    }
+    const VF var = hn::Div(v[0], fn);
+    const VF rstd = hn::Div(hn::Set(d, 1.0f), hn::Sqrt(hn::Add(var, hn::Set(d, a.eps))));
+    hn::Store(hn::Add(shift, mean), d, stats);
+    hn::Store(rstd, d, stats + lanes);
+    for (int64_t l = 0; l < rows; ++l) {
+      if (a.want_mean) StoreFromFloat(p.mean, a.mean_type, (r0 + l) * a.stat_stride[0], stats[l]);
+      if (a.want_rstd) {
+        StoreFromFloat(p.rstd, a.rstd_type, (r0 + l) * a.stat_stride[1], stats[lanes + l]);
+      }
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      const VF xhat = hn::Mul(hn::Sub(hn::Sub(hn::Load(d, tile + i * lanes), shift), mean), rstd);
+      const VF out = hn::Add(hn::Mul(xhat, hn::Set(d, p.weight[i])), hn::Set(d, p.bias[i]));
+      Store<EOut>(d, out, out_tile + i * lanes);
+    }
+    // Transpose out.
+    for (int64_t l = 0; l < rows; ++l) {
+      TOut* y = y_base + (r0 + l) * a.lead_stride[1];
+      for (int64_t i = 0; i < n; ++i) y[i] = out_tile[i * lanes + l];
+    }
+  }
+}
+
+template <Elem EIn, Elem EOut>
+void Rows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row_end) {
+  if (a.n <= kTransposeMax && a.lead_simple && a.stat_simple && a.in_contiguous &&
+      a.out_contiguous) {
+    RowsTransposed<EIn, EOut>(a, p, row_begin, row_end);
+  } else if (a.n <= kStageMax) {
+    RowsStaged<EIn, EOut>(a, p, row_begin, row_end);
+  } else {
+    RowsStreaming<EIn, EOut>(a, p, row_begin, row_end);
+  }
+}
+
+template <Elem EIn>
+void DispatchOut(const RowArgs& a, const RowPointers& p, int64_t r0, int64_t r1) {
+  switch (a.out) {
+    case Elem::kF32:
+      return Rows<EIn, Elem::kF32>(a, p, r0, r1);
+    case Elem::kF16:
+      return Rows<EIn, Elem::kF16>(a, p, r0, r1);
+    case Elem::kBF16:
+      return Rows<EIn, Elem::kBF16>(a, p, r0, r1);
+  }
+}
+
+void NormalizeRowsImpl(const RowArgs& a, const RowPointers& p, int64_t r0, int64_t r1) {
+  switch (a.in) {
+    case Elem::kF32:
+      return DispatchOut<Elem::kF32>(a, p, r0, r1);
+    case Elem::kF16:
+      return DispatchOut<Elem::kF16>(a, p, r0, r1);
+    case Elem::kBF16:
+      return DispatchOut<Elem::kBF16>(a, p, r0, r1);
+  }
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace openaclnn::layer_norm::cpu
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace openaclnn::layer_norm::cpu {
+
+HWY_EXPORT(NormalizeRowsImpl);
+
+void NormalizeRows(const RowArgs& args, const RowPointers& ptrs, int64_t row_begin,
+                   int64_t row_end) {
+  HWY_DYNAMIC_DISPATCH(NormalizeRowsImpl)(args, ptrs, row_begin, row_end);
+}
+
+}  // namespace openaclnn::layer_norm::cpu
+#endif  // HWY_ONCE
