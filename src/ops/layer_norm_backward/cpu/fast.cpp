@@ -37,12 +37,16 @@ StridedDims Collapse(const int64_t* dims, int from, int to, const int64_t* const
     if (dims[i] == 1) continue;
     if (s.rank > 0) {
       const int last = s.rank - 1;
-      bool mergeable = true;
-      for (int k = 0; k < sets; ++k) {
-        mergeable = mergeable && s.strides[k][last] == strides[k][i] * dims[i];
+      // Empty views may carry any strides and dims: products that overflow never merge.
+      int64_t merged_dim = 0;
+      bool mergeable = !__builtin_mul_overflow(s.dims[last], dims[i], &merged_dim);
+      for (int k = 0; k < sets && mergeable; ++k) {
+        int64_t reach = 0;
+        mergeable =
+            !__builtin_mul_overflow(strides[k][i], dims[i], &reach) && s.strides[k][last] == reach;
       }
       if (mergeable) {
-        s.dims[last] *= dims[i];
+        s.dims[last] = merged_dim;
         for (int k = 0; k < sets; ++k) s.strides[k][last] = strides[k][i];
         continue;
       }
