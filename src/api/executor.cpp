@@ -27,17 +27,15 @@ struct aclOpExecutor {
   bool repeatable = false;
   double phase1_us = 0;
   openaclnn::Bindings bindings;
-  // Which tensor parameters were present in phase 1 and their frozen views.
-  int num_inputs = 0;
-  int num_outputs = 0;
-  std::array<bool, openaclnn::kMaxBindings> input_present{};
-  std::array<bool, openaclnn::kMaxBindings> output_present{};
-  std::array<aclTensor, openaclnn::kMaxBindings> input_views;
-  std::array<aclTensor, openaclnn::kMaxBindings> output_views;
+  // The tensor parameters of phase 1, in API order: [0] inputs, [1] outputs.
+  int num_params[2] = {0, 0};
+  std::array<openaclnn::BoundParam, openaclnn::kMaxBindings> params[2];
 };
 
 namespace openaclnn {
 namespace {
+
+constexpr const char* kSideName[2] = {"input", "output"};
 
 double NowMicros() {
   return std::chrono::duration<double, std::micro>(
@@ -71,23 +69,16 @@ aclnnStatus Report(const char* op_name, const Status& status) {
   return status.code();
 }
 
-// Empty when every tensor bound to the executor has an address if it has elements, and fits
-// inside its aclrtMalloc block.
+// Every tensor the plan uses has an address if it has elements.
 Status CheckBindings(const aclOpExecutor& ex) {
-  static const char* const kInput = "input";
-  static const char* const kOutput = "output";
   for (int side = 0; side < 2; ++side) {
-    const int count = side == 0 ? ex.num_inputs : ex.num_outputs;
-    for (int i = 0; i < count; ++i) {
-      const bool present = side == 0 ? ex.input_present[i] : ex.output_present[i];
-      if (!present) continue;
-      aclTensor view = side == 0 ? ex.input_views[i] : ex.output_views[i];
-      view.data = side == 0 ? ex.bindings.inputs[i] : ex.bindings.outputs[i];
-      if (Numel(view) > 0 && view.data == nullptr) {
-        return ErrorStatus(ACLNN_ERR_PARAM_NULLPTR,
-                           "tensor %s %d (API order) has elements but no device address",
-                           side == 0 ? kInput : kOutput, i);
-      }
+    const auto& addresses = side == 0 ? ex.bindings.inputs : ex.bindings.outputs;
+    for (int i = 0; i < ex.num_params[side]; ++i) {
+      const BoundParam& p = ex.params[side][i];
+      if (!p.used || addresses[i] != nullptr || p.view.Numel() == 0) continue;
+      return ErrorStatus(ACLNN_ERR_PARAM_NULLPTR,
+                         "%s %d (in API order) has %lld elements but no device address",
+                         kSideName[side], i, static_cast<long long>(p.view.Numel()));
     }
   }
   return Status::Ok();
@@ -135,7 +126,6 @@ bool VerboseEnabled() {
 
 aclnnStatus BeginPhase1(const char* op_name, uint64_t* workspace_size, aclOpExecutor** executor,
                         double* start_us) {
-  ClearRecentError();
   *start_us = VerboseEnabled() ? NowMicros() : 0;
   cpu::ApplyIsaCapFromEnvironment();
   if (workspace_size == nullptr) {
@@ -162,25 +152,22 @@ aclnnStatus FinishPhase1(const char* op_name, double start_us, const Status& sta
     ex->problem = std::move(builder->problem);
     ex->implementation = std::move(builder->implementation);
     ex->workspace_size = builder->workspace.total();
-    ex->num_inputs = static_cast<int>(inputs.size());
-    ex->num_outputs = static_cast<int>(outputs.size());
-    int i = 0;
-    for (const aclTensor* t : inputs) {
-      ex->input_present[i] = t != nullptr;
-      if (t != nullptr) {
-        ex->input_views[i] = *t;
-        ex->bindings.inputs[i] = t->data;
+    const std::initializer_list<const aclTensor*>* lists[2] = {&inputs, &outputs};
+    for (int side = 0; side < 2; ++side) {
+      ex->num_params[side] = static_cast<int>(lists[side]->size());
+      auto& addresses = side == 0 ? ex->bindings.inputs : ex->bindings.outputs;
+      const auto& unused = side == 0 ? builder->input_unused : builder->output_unused;
+      int i = 0;
+      for (const aclTensor* t : *lists[side]) {
+        BoundParam& p = ex->params[side][i];
+        p.present = t != nullptr;
+        // Tensors of rank above kMaxRank pass only a dtype check (an unmasked output) and are
+        // never touched, so they need no frozen view.
+        p.used = p.present && !unused[i] && t->view_dims.size() <= kMaxRank;
+        if (p.used) DescribeTensor(*t, &p.view);
+        if (p.present) addresses[i] = t->data;
+        ++i;
       }
-      ++i;
-    }
-    i = 0;
-    for (const aclTensor* t : outputs) {
-      ex->output_present[i] = t != nullptr;
-      if (t != nullptr) {
-        ex->output_views[i] = *t;
-        ex->bindings.outputs[i] = t->data;
-      }
-      ++i;
     }
   } catch (const std::bad_alloc&) {
     delete ex;
@@ -199,7 +186,6 @@ aclnnStatus FinishPhase1(const char* op_name, double start_us, const Status& sta
 
 aclnnStatus RunPhase2(const char* op_name, void* workspace, uint64_t workspace_size,
                       aclOpExecutor* executor, aclrtStream stream) {
-  ClearRecentError();
   const double start_us = VerboseEnabled() ? NowMicros() : 0;
   if (executor == nullptr) return Report(op_name, NullptrError("executor"));
   if (!IsLive(executor)) {
@@ -288,7 +274,6 @@ namespace {
 aclnnStatus SetBinding(const char* api, aclOpExecutor* executor, size_t index, aclTensor* tensor,
                        void* addr, bool output) {
   using openaclnn::ErrorStatus;
-  openaclnn::ClearRecentError();
   if (executor == nullptr || tensor == nullptr) {
     openaclnn::SetRecentError(std::string(api) + ": executor and tensor must not be nullptr");
     return ACLNN_ERR_INNER_NULLPTR;
@@ -305,23 +290,23 @@ aclnnStatus SetBinding(const char* api, aclOpExecutor* executor, size_t index, a
                             "addresses can be rebound only on a repeatable executor (call "
                             "aclSetAclOpExecutorRepeatable after phase 1)"));
   }
-  const int count = output ? executor->num_outputs : executor->num_inputs;
+  const int side = output ? 1 : 0;
+  const int count = executor->num_params[side];
   if (index >= static_cast<size_t>(count)) {
     return fail(ErrorStatus(ACLNN_ERR_PARAM_INVALID, "index %zu is out of range: %s has %d %s",
                             index, executor->op_name, count, output ? "outputs" : "inputs"));
   }
-  const bool present = output ? executor->output_present[index] : executor->input_present[index];
-  if (!present) {
+  openaclnn::BoundParam& param = executor->params[side][index];
+  if (!param.present) {
     return fail(ErrorStatus(ACLNN_ERR_PARAM_INVALID,
                             "%s %zu was nullptr in phase 1 and cannot be bound",
                             output ? "output" : "input", index));
   }
-  aclTensor& view = output ? executor->output_views[index] : executor->input_views[index];
-  aclTensor candidate = view;
-  candidate.data = addr;
-  openaclnn::Status extent = openaclnn::CheckTensorExtent(candidate, output ? "output" : "input");
-  if (!extent.ok()) return fail(extent);
-  view.data = addr;
+  if (param.used) {
+    const openaclnn::Status extent =
+        openaclnn::CheckTensorExtent(param.view, addr, output ? "output" : "input");
+    if (!extent.ok()) return fail(extent);
+  }
   (output ? executor->bindings.outputs : executor->bindings.inputs)[index] = addr;
   tensor->data = addr;
   return ACLNN_SUCCESS;
@@ -332,7 +317,6 @@ aclnnStatus SetBinding(const char* api, aclOpExecutor* executor, size_t index, a
 extern "C" {
 
 aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor) {
-  openaclnn::ClearRecentError();
   if (executor == nullptr || !openaclnn::IsLive(executor)) {
     openaclnn::SetRecentError(
         "aclSetAclOpExecutorRepeatable: executor is nullptr or not live (call it right after "
@@ -344,7 +328,6 @@ aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor) {
 }
 
 aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
-  openaclnn::ClearRecentError();
   if (executor == nullptr) {
     openaclnn::SetRecentError("aclDestroyAclOpExecutor: executor is nullptr");
     return ACLNN_ERR_INNER_NULLPTR;
@@ -372,8 +355,8 @@ aclnnStatus aclSetOutputTensorAddr(aclOpExecutor* executor, const size_t index, 
 aclnnStatus aclSetTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor,
                              void* addr) {
   if (executor != nullptr && openaclnn::IsLive(executor) &&
-      index >= static_cast<size_t>(executor->num_inputs)) {
-    return SetBinding("aclSetTensorAddr", executor, index - executor->num_inputs, tensor, addr,
+      index >= static_cast<size_t>(executor->num_params[0])) {
+    return SetBinding("aclSetTensorAddr", executor, index - executor->num_params[0], tensor, addr,
                       true);
   }
   return SetBinding("aclSetTensorAddr", executor, index, tensor, addr, false);

@@ -9,6 +9,7 @@
 
 #include "aclnn/acl_meta.h"
 #include "api/status.h"
+#include "api/tensor_desc.h"
 
 namespace openaclnn {
 
@@ -19,6 +20,13 @@ constexpr int kMaxBindings = 8;
 struct Bindings {
   std::array<void*, kMaxBindings> inputs{};
   std::array<void*, kMaxBindings> outputs{};
+};
+
+// A tensor parameter as the executor keeps it from phase 1.
+struct BoundParam {
+  bool present = false;  // non-null in phase 1
+  bool used = false;     // the plan reads or writes it: phase 2 needs its address
+  TensorDesc view;       // valid when used
 };
 
 // A normalised problem with its chosen implementation and workspace layout. Immutable once built,
@@ -53,6 +61,10 @@ struct PlanBuilder {
   std::unique_ptr<Plan> plan;  // null: nothing to compute
   std::string problem;         // for the verbose line
   std::string implementation;  // chosen implementation's name
+  // Tensor parameters the plan never reads or writes (an output whose mask is false, a bias whose
+  // values do not matter): phase 2 does not ask for their addresses.
+  std::array<bool, kMaxBindings> input_unused{};
+  std::array<bool, kMaxBindings> output_unused{};
 };
 
 // One entry of an operator's ordered implementation list; the reference comes last.

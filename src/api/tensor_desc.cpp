@@ -23,7 +23,10 @@ std::string DimsString(const int64_t* dims, size_t rank) {
 
 int64_t TensorDesc::Numel() const {
   int64_t n = 1;
-  for (int i = 0; i < rank; ++i) n *= dims[i];
+  for (int i = 0; i < rank; ++i) {
+    if (dims[i] <= 0) return 0;
+    if (__builtin_mul_overflow(n, dims[i], &n)) return INT64_MAX;
+  }
   return n;
 }
 
@@ -72,65 +75,82 @@ int64_t Numel(const aclTensor& tensor) {
   return n;
 }
 
-Status CheckTensorExtent(const aclTensor& tensor, const char* param) {
-  const size_t element_size = DTypeSize(tensor.dtype);
+namespace {
+
+// The extent check on raw view metadata, shared by aclTensor and TensorDesc.
+Status CheckExtent(aclDataType dtype, size_t rank, const int64_t* dims, const int64_t* strides,
+                   int64_t offset, const void* data, const char* param) {
+  auto shape = [&] { return DimsString(dims, rank); };
+  const size_t element_size = DTypeSize(dtype);
   if (element_size == 0) {
     return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "%s dtype %s has no byte size", param,
-                       DTypeName(tensor.dtype));
+                       DTypeName(dtype));
   }
   int64_t numel = 1;
   bool empty = false;
-  for (size_t i = 0; i < tensor.view_dims.size(); ++i) {
-    const int64_t d = tensor.view_dims[i];
+  for (size_t i = 0; i < rank; ++i) {
+    const int64_t d = dims[i];
     if (d < 0) {
       return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "%s dim %zu must be >= 0, got %lld (shape %s)",
-                         param, i, static_cast<long long>(d), ShapeString(tensor).c_str());
+                         param, i, static_cast<long long>(d), shape().c_str());
     }
     if (d == 0) empty = true;
     if (!empty && __builtin_mul_overflow(numel, d, &numel)) {
       return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "%s element count overflows int64 (shape %s)",
-                         param, ShapeString(tensor).c_str());
+                         param, shape().c_str());
     }
   }
   if (empty) return Status::Ok();
   // Lowest and highest element index the view touches.
-  int64_t low = tensor.offset;
-  int64_t high = tensor.offset;
-  for (size_t i = 0; i < tensor.view_dims.size(); ++i) {
+  int64_t low = offset;
+  int64_t high = offset;
+  for (size_t i = 0; i < rank; ++i) {
     int64_t reach = 0;
-    if (__builtin_mul_overflow(tensor.view_dims[i] - 1, tensor.strides[i], &reach) ||
+    if (__builtin_mul_overflow(dims[i] - 1, strides[i], &reach) ||
         __builtin_add_overflow(reach >= 0 ? high : low, reach, reach >= 0 ? &high : &low)) {
       return ErrorStatus(ACLNN_ERR_PARAM_INVALID,
                          "%s strides reach beyond int64 element indices (shape %s)", param,
-                         ShapeString(tensor).c_str());
+                         shape().c_str());
     }
   }
   if (low < 0) {
     return ErrorStatus(ACLNN_ERR_PARAM_INVALID,
                        "%s view reaches before the start of its storage: lowest element index is "
                        "%lld (offset %lld, shape %s)",
-                       param, static_cast<long long>(low), static_cast<long long>(tensor.offset),
-                       ShapeString(tensor).c_str());
+                       param, static_cast<long long>(low), static_cast<long long>(offset),
+                       shape().c_str());
   }
   uint64_t end_bytes = 0;
   if (__builtin_mul_overflow(static_cast<uint64_t>(high) + 1, element_size, &end_bytes) ||
       end_bytes > static_cast<uint64_t>(INT64_MAX)) {
     return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "%s byte size overflows size_t (shape %s)", param,
-                       ShapeString(tensor).c_str());
+                       shape().c_str());
   }
   AllocationBlock block;
-  if (tensor.data != nullptr && FindAllocation(tensor.data, &block)) {
-    const uint64_t available = block.size - (reinterpret_cast<uintptr_t>(tensor.data) - block.base);
+  if (data != nullptr && FindAllocation(data, &block)) {
+    const uint64_t available = block.size - (reinterpret_cast<uintptr_t>(data) - block.base);
     if (end_bytes > available) {
       return ErrorStatus(ACLNN_ERR_PARAM_INVALID,
                          "%s view needs %llu bytes from its address but its aclrtMalloc block has "
                          "%llu (shape %s, offset %lld)",
                          param, static_cast<unsigned long long>(end_bytes),
-                         static_cast<unsigned long long>(available), ShapeString(tensor).c_str(),
-                         static_cast<long long>(tensor.offset));
+                         static_cast<unsigned long long>(available), shape().c_str(),
+                         static_cast<long long>(offset));
     }
   }
   return Status::Ok();
+}
+
+}  // namespace
+
+Status CheckTensorExtent(const aclTensor& tensor, const char* param) {
+  return CheckExtent(tensor.dtype, tensor.view_dims.size(), tensor.view_dims.data(),
+                     tensor.strides.data(), tensor.offset, tensor.data, param);
+}
+
+Status CheckTensorExtent(const TensorDesc& desc, const void* data, const char* param) {
+  return CheckExtent(desc.dtype, static_cast<size_t>(desc.rank), desc.dims.data(),
+                     desc.strides.data(), desc.offset, data, param);
 }
 
 }  // namespace openaclnn

@@ -23,7 +23,7 @@ struct TensorDesc {
   std::array<int64_t, kMaxRank> strides{};  // in elements
   int64_t offset = 0;                       // in elements
 
-  int64_t Numel() const;
+  int64_t Numel() const;  // 0 if any dim is <= 0, INT64_MAX on overflow
   bool IsContiguous() const;
   // "[2, 3, 4]"
   std::string ShapeString() const;
@@ -44,5 +44,7 @@ int64_t Numel(const aclTensor& tensor);  // product of view dims (saturating at 
 // inside that block. Plain host memory is accepted on the CPU device. Returns 161002 naming
 // `param` otherwise.
 Status CheckTensorExtent(const aclTensor& tensor, const char* param);
+// The same check for a frozen view whose storage starts at `data`.
+Status CheckTensorExtent(const TensorDesc& desc, const void* data, const char* param);
 
 }  // namespace openaclnn

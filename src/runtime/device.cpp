@@ -122,7 +122,6 @@ using openaclnn::TheRuntime;
 extern "C" {
 
 aclError aclInit(const char* configPath) {
-  openaclnn::ClearRecentError();
   (void)configPath;  // dump and profiling options have no meaning here
   auto& rt = TheRuntime();
   std::lock_guard<std::mutex> lock(rt.mutex);
@@ -131,7 +130,6 @@ aclError aclInit(const char* configPath) {
 }
 
 aclError aclFinalizeReference(uint64_t* refCount) {
-  openaclnn::ClearRecentError();
   auto& rt = TheRuntime();
   bool release = false;
   {
@@ -153,7 +151,6 @@ aclError aclFinalizeReference(uint64_t* refCount) {
 aclError aclFinalize(void) { return aclFinalizeReference(nullptr); }
 
 aclnnStatus aclnnInit(const char* configPath) {
-  openaclnn::ClearRecentError();
   (void)configPath;
   auto& rt = TheRuntime();
   std::lock_guard<std::mutex> lock(rt.mutex);
@@ -162,7 +159,6 @@ aclnnStatus aclnnInit(const char* configPath) {
 }
 
 aclnnStatus aclnnFinalize() {
-  openaclnn::ClearRecentError();
   auto& rt = TheRuntime();
   std::lock_guard<std::mutex> lock(rt.mutex);
   if (rt.aclnn_references > 0) --rt.aclnn_references;
@@ -170,14 +166,12 @@ aclnnStatus aclnnFinalize() {
 }
 
 aclError aclrtGetDeviceCount(uint32_t* count) {
-  openaclnn::ClearRecentError();
   if (count == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtGetDeviceCount: count is null");
   *count = static_cast<uint32_t>(openaclnn::DeviceCount());
   return ACL_SUCCESS;
 }
 
 aclError aclrtSetDevice(int32_t deviceId) {
-  openaclnn::ClearRecentError();
   if (deviceId < 0 || deviceId >= openaclnn::DeviceCount()) {
     return Fail(ACL_ERROR_RT_INVALID_DEVICEID,
                 "aclrtSetDevice: deviceId " + std::to_string(deviceId) + " is not in [0, " +
@@ -204,7 +198,6 @@ aclError aclrtSetDevice(int32_t deviceId) {
 }
 
 aclError aclrtResetDevice(int32_t deviceId) {
-  openaclnn::ClearRecentError();
   if (deviceId < 0 || deviceId >= openaclnn::DeviceCount()) {
     return Fail(ACL_ERROR_RT_INVALID_DEVICEID, "aclrtResetDevice: deviceId " +
                                                    std::to_string(deviceId) + " is not in [0, " +
@@ -221,7 +214,6 @@ aclError aclrtResetDevice(int32_t deviceId) {
 }
 
 aclError aclrtGetDevice(int32_t* deviceId) {
-  openaclnn::ClearRecentError();
   if (deviceId == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtGetDevice: deviceId is null");
   const int32_t device = openaclnn::CurrentDevice();
   if (device < 0) {
@@ -233,7 +225,6 @@ aclError aclrtGetDevice(int32_t* deviceId) {
 }
 
 aclError aclrtSynchronizeDevice(void) {
-  openaclnn::ClearRecentError();
   openaclnn::Stream* stream = openaclnn::CurrentDefaultStream();
   if (stream == nullptr) {
     return Fail(ACL_ERROR_RT_CONTEXT_NULL,
@@ -243,7 +234,6 @@ aclError aclrtSynchronizeDevice(void) {
 }
 
 aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
-  openaclnn::ClearRecentError();
   if (!openaclnn::ValidContextOption(opt)) {
     return Fail(ACL_ERROR_INVALID_PARAM, "aclrtCtxSetSysParamOpt: opt " +
                                              std::to_string(static_cast<int>(opt)) +
@@ -262,7 +252,6 @@ aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
 }
 
 aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
-  openaclnn::ClearRecentError();
   if (value == nullptr)
     return Fail(ACL_ERROR_INVALID_PARAM, "aclrtCtxGetSysParamOpt: value is null");
   if (!openaclnn::ValidContextOption(opt)) {
@@ -285,7 +274,6 @@ aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
 }
 
 aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
-  openaclnn::ClearRecentError();
   if (!openaclnn::ValidProcessOption(opt)) {
     return Fail(ACL_ERROR_INVALID_PARAM, "aclrtSetSysParamOpt: opt " +
                                              std::to_string(static_cast<int>(opt)) +
@@ -303,7 +291,6 @@ aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value) {
 }
 
 aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t* value) {
-  openaclnn::ClearRecentError();
   if (value == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtGetSysParamOpt: value is null");
   if (!openaclnn::ValidProcessOption(opt)) {
     return Fail(ACL_ERROR_INVALID_PARAM, "aclrtGetSysParamOpt: opt " +

@@ -26,12 +26,6 @@ void SetRecentError(std::string message) {
   error.has_error = true;
 }
 
-void ClearRecentError() {
-  RecentError& error = ThreadRecentError();
-  error.message.clear();
-  error.has_error = false;
-}
-
 }  // namespace openaclnn
 
 extern "C" const char* aclGetRecentErrMsg(void) {

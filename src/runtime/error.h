@@ -7,7 +7,5 @@ namespace openaclnn {
 
 // Replaces the calling thread's recent error message.
 void SetRecentError(std::string message);
-// Forgets the calling thread's recent error (called when an API call starts).
-void ClearRecentError();
 
 }  // namespace openaclnn

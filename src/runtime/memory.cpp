@@ -142,7 +142,6 @@ using openaclnn::Fail;
 extern "C" {
 
 aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
-  openaclnn::ClearRecentError();
   (void)policy;  // every policy gets the same host memory on the CPU device
   if (devPtr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc: devPtr is null");
   if (size == 0) {
@@ -168,7 +167,6 @@ aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
 }
 
 aclError aclrtFree(void* devPtr) {
-  openaclnn::ClearRecentError();
   if (devPtr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtFree: devPtr is null");
   openaclnn::Table& table = openaclnn::TheTable();
   {
@@ -185,7 +183,6 @@ aclError aclrtFree(void* devPtr) {
 }
 
 aclError aclrtMallocHost(void** hostPtr, size_t size) {
-  openaclnn::ClearRecentError();
   if (hostPtr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMallocHost: hostPtr is null");
   if (size == 0) {
     return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMallocHost: size must be greater than 0, got 0");
@@ -204,7 +201,6 @@ aclError aclrtMallocHost(void** hostPtr, size_t size) {
 }
 
 aclError aclrtFreeHost(void* hostPtr) {
-  openaclnn::ClearRecentError();
   if (hostPtr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtFreeHost: hostPtr is null");
   openaclnn::Table& table = openaclnn::TheTable();
   {
@@ -220,7 +216,6 @@ aclError aclrtFreeHost(void* hostPtr) {
 
 aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
                      aclrtMemcpyKind kind) {
-  openaclnn::ClearRecentError();
   const aclError e = openaclnn::CheckCopy("aclrtMemcpy", dst, destMax, src, count, kind);
   if (e != ACL_SUCCESS) return e;
   if (count > 0) std::memmove(dst, src, count);
@@ -229,7 +224,6 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
 
 aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count,
                           aclrtMemcpyKind kind, aclrtStream stream) {
-  openaclnn::ClearRecentError();
   aclError e = openaclnn::CheckCopy("aclrtMemcpyAsync", dst, destMax, src, count, kind);
   if (e != ACL_SUCCESS) return e;
   openaclnn::Stream* s = nullptr;
@@ -243,7 +237,6 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
 }
 
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
-  openaclnn::ClearRecentError();
   const aclError e = openaclnn::CheckSet("aclrtMemset", devPtr, maxCount, count);
   if (e != ACL_SUCCESS) return e;
   if (count > 0) std::memset(devPtr, value, count);
@@ -252,7 +245,6 @@ aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count)
 
 aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count,
                           aclrtStream stream) {
-  openaclnn::ClearRecentError();
   aclError e = openaclnn::CheckSet("aclrtMemsetAsync", devPtr, maxCount, count);
   if (e != ACL_SUCCESS) return e;
   openaclnn::Stream* s = nullptr;

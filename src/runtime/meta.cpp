@@ -66,7 +66,6 @@ aclnnStatus CopyOut(const std::vector<T>& values, T** out, uint64_t* count, cons
 }  // namespace
 }  // namespace openaclnn
 
-using openaclnn::ClearRecentError;
 using openaclnn::Fail;
 
 extern "C" {
@@ -76,7 +75,6 @@ size_t aclDataTypeSize(aclDataType dataType) { return openaclnn::DTypeSize(dataT
 aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDataType dataType,
                            const int64_t* stride, int64_t offset, aclFormat format,
                            const int64_t* storageDims, uint64_t storageDimsNum, void* tensorData) {
-  ClearRecentError();
   try {
     auto* tensor = new aclTensor;
     if (!openaclnn::FillTensor(tensor, "aclCreateTensor", viewDims, viewDimsNum, dataType, stride,
@@ -95,7 +93,6 @@ aclnnStatus aclInitTensor(aclTensor* tensor, const int64_t* viewDims, uint64_t v
                           aclDataType dataType, const int64_t* stride, int64_t offset,
                           aclFormat format, const int64_t* storageDims, uint64_t storageDimsNum,
                           void* tensorData) {
-  ClearRecentError();
   if (tensor == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, "aclInitTensor: tensor is nullptr");
   try {
     aclTensor fresh;
@@ -111,7 +108,6 @@ aclnnStatus aclInitTensor(aclTensor* tensor, const int64_t* viewDims, uint64_t v
 }
 
 aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
-  ClearRecentError();
   if (value == nullptr) {
     openaclnn::SetRecentError("aclCreateScalar: value is nullptr");
     return nullptr;
@@ -131,7 +127,6 @@ aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
 
 #define OPENACLNN_ARRAY_CREATE(Type, Elem, name)                                                 \
   Type* name(const Elem* value, uint64_t size) {                                                 \
-    ClearRecentError();                                                                          \
     if (value == nullptr && size > 0) {                                                          \
       openaclnn::SetRecentError(#name ": value is nullptr but size is " + std::to_string(size)); \
       return nullptr;                                                                            \
@@ -152,7 +147,6 @@ OPENACLNN_ARRAY_CREATE(aclBoolArray, bool, aclCreateBoolArray)
 #undef OPENACLNN_ARRAY_CREATE
 
 aclTensorList* aclCreateTensorList(const aclTensor* const* value, uint64_t size) {
-  ClearRecentError();
   if (value == nullptr && size > 0) {
     openaclnn::SetRecentError("aclCreateTensorList: value is nullptr but size is " +
                               std::to_string(size));
@@ -168,7 +162,6 @@ aclTensorList* aclCreateTensorList(const aclTensor* const* value, uint64_t size)
 }
 
 aclScalarList* aclCreateScalarList(const aclScalar* const* value, uint64_t size) {
-  ClearRecentError();
   if (value == nullptr && size > 0) {
     openaclnn::SetRecentError("aclCreateScalarList: value is nullptr but size is " +
                               std::to_string(size));
@@ -221,7 +214,6 @@ aclnnStatus aclDestroyScalarList(const aclScalarList* array) {
 }
 
 aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_t* viewDimsNum) {
-  ClearRecentError();
   if (tensor == nullptr || viewDims == nullptr || viewDimsNum == nullptr) {
     return Fail(ACLNN_ERR_PARAM_NULLPTR,
                 "aclGetViewShape: tensor, viewDims and viewDimsNum must "
@@ -232,7 +224,6 @@ aclnnStatus aclGetViewShape(const aclTensor* tensor, int64_t** viewDims, uint64_
 
 aclnnStatus aclGetStorageShape(const aclTensor* tensor, int64_t** storageDims,
                                uint64_t* storageDimsNum) {
-  ClearRecentError();
   if (tensor == nullptr || storageDims == nullptr || storageDimsNum == nullptr) {
     return Fail(ACLNN_ERR_PARAM_NULLPTR,
                 "aclGetStorageShape: tensor, storageDims and "
@@ -244,7 +235,6 @@ aclnnStatus aclGetStorageShape(const aclTensor* tensor, int64_t** storageDims,
 
 aclnnStatus aclGetViewStrides(const aclTensor* tensor, int64_t** stridesValue,
                               uint64_t* stridesNum) {
-  ClearRecentError();
   if (tensor == nullptr || stridesValue == nullptr || stridesNum == nullptr) {
     return Fail(ACLNN_ERR_PARAM_NULLPTR,
                 "aclGetViewStrides: tensor, stridesValue and stridesNum "
@@ -254,7 +244,6 @@ aclnnStatus aclGetViewStrides(const aclTensor* tensor, int64_t** stridesValue,
 }
 
 aclnnStatus aclGetViewOffset(const aclTensor* tensor, int64_t* offset) {
-  ClearRecentError();
   if (tensor == nullptr || offset == nullptr) {
     return Fail(ACLNN_ERR_PARAM_NULLPTR, "aclGetViewOffset: tensor and offset must not be nullptr");
   }
@@ -263,7 +252,6 @@ aclnnStatus aclGetViewOffset(const aclTensor* tensor, int64_t* offset) {
 }
 
 aclnnStatus aclGetFormat(const aclTensor* tensor, aclFormat* format) {
-  ClearRecentError();
   if (tensor == nullptr || format == nullptr) {
     return Fail(ACLNN_ERR_PARAM_NULLPTR, "aclGetFormat: tensor and format must not be nullptr");
   }
@@ -272,7 +260,6 @@ aclnnStatus aclGetFormat(const aclTensor* tensor, aclFormat* format) {
 }
 
 aclnnStatus aclGetDataType(const aclTensor* tensor, aclDataType* dataType) {
-  ClearRecentError();
   if (tensor == nullptr || dataType == nullptr) {
     return Fail(ACLNN_ERR_PARAM_NULLPTR, "aclGetDataType: tensor and dataType must not be nullptr");
   }
@@ -282,7 +269,6 @@ aclnnStatus aclGetDataType(const aclTensor* tensor, aclDataType* dataType) {
 
 #define OPENACLNN_SIZE_GETTER(name, Type, member)                                    \
   aclnnStatus name(const Type* array, uint64_t* size) {                              \
-    ClearRecentError();                                                              \
     if (array == nullptr || size == nullptr) {                                       \
       return Fail(ACLNN_ERR_PARAM_NULLPTR, #name ": arguments must not be nullptr"); \
     }                                                                                \
@@ -298,7 +284,6 @@ OPENACLNN_SIZE_GETTER(aclGetScalarListSize, aclScalarList, scalars)
 #undef OPENACLNN_SIZE_GETTER
 
 aclnnStatus aclSetRawTensorAddr(aclTensor* tensor, void* addr) {
-  ClearRecentError();
   if (tensor == nullptr || addr == nullptr) {
     return Fail(ACLNN_ERR_PARAM_NULLPTR,
                 "aclSetRawTensorAddr: tensor and addr must not be nullptr");
@@ -308,7 +293,6 @@ aclnnStatus aclSetRawTensorAddr(aclTensor* tensor, void* addr) {
 }
 
 aclnnStatus aclGetRawTensorAddr(const aclTensor* tensor, void** addr) {
-  ClearRecentError();
   if (tensor == nullptr || addr == nullptr) {
     return Fail(ACLNN_ERR_PARAM_NULLPTR,
                 "aclGetRawTensorAddr: tensor and addr must not be nullptr");

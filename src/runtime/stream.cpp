@@ -134,7 +134,6 @@ aclError SynchronizeAndReport(Stream* stream) {
 using openaclnn::Stream;
 
 extern "C" aclError aclrtCreateStream(aclrtStream* stream) {
-  openaclnn::ClearRecentError();
   if (stream == nullptr) {
     openaclnn::SetRecentError("aclrtCreateStream: stream must not be nullptr");
     return ACL_ERROR_INVALID_PARAM;
@@ -155,7 +154,6 @@ extern "C" aclError aclrtCreateStream(aclrtStream* stream) {
 }
 
 extern "C" aclError aclrtDestroyStream(aclrtStream stream) {
-  openaclnn::ClearRecentError();
   if (stream == nullptr) {
     openaclnn::SetRecentError("aclrtDestroyStream: stream must not be nullptr");
     return ACL_ERROR_INVALID_PARAM;
@@ -170,7 +168,6 @@ extern "C" aclError aclrtDestroyStream(aclrtStream stream) {
 }
 
 extern "C" aclError aclrtSynchronizeStream(aclrtStream stream) {
-  openaclnn::ClearRecentError();
   Stream* s = nullptr;
   const aclError resolved = openaclnn::ResolveStream(stream, &s);
   if (resolved != ACL_SUCCESS) return resolved;

@@ -212,10 +212,14 @@ TEST(RecentErrorTest, IsPerThreadAndConsumedOnRead) {
   ASSERT_NE(mine, nullptr);
   EXPECT_NE(std::string(mine).find("devPtr"), std::string::npos);
   EXPECT_EQ(aclGetRecentErrMsg(), nullptr);
-  // A successful call clears an older message.
+  // A successful call leaves an unread message in place, so a clean-up call made after a failure
+  // does not hide its reason.
   EXPECT_EQ(aclrtMalloc(nullptr, 8, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM);
   void* p = nullptr;
   ASSERT_EQ(aclrtMalloc(&p, 8, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  const char* kept = aclGetRecentErrMsg();
+  ASSERT_NE(kept, nullptr);
+  EXPECT_NE(std::string(kept).find("devPtr"), std::string::npos);
   EXPECT_EQ(aclGetRecentErrMsg(), nullptr);
   EXPECT_EQ(aclrtFree(p), ACL_SUCCESS);
 }

@@ -64,6 +64,8 @@ aclnnStatus aclnnLayerNormBackwardGetWorkspaceSize(
             gradOut, input, normalizedShape, mean, rstd, weightOptional, biasOptional, outputMask,
             gradInputOut, gradWeightOut, gradBiasOut, &problem));
         if (openaclnn::VerboseEnabled()) builder->problem = problem.Describe();
+        builder->input_unused[5] = true;  // the bias is validated, never read
+        for (int i = 0; i < 3; ++i) builder->output_unused[i] = !problem.mask[i];
         if (lnb::NothingToCompute(problem)) return openaclnn::Status::Ok();
         return openaclnn::ChooseImplementation("layer_norm_backward", lnb::kImplementations,
                                                problem, builder);
