@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "acl/acl_rt.h"
+#include "backend/cpu/spin.h"
 #include "runtime/device.h"
 #include "runtime/error.h"
 #include "runtime/stream_impl.h"
@@ -30,11 +31,13 @@ void Stream::Enqueue(StreamTask task) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     queue_.push_back(std::move(task));
+    outstanding_.fetch_add(1, std::memory_order_release);
   }
   work_ready_.notify_one();
 }
 
 Status Stream::Synchronize() {
+  SpinUntil([this] { return outstanding_.load(std::memory_order_acquire) == 0; });
   std::unique_lock<std::mutex> lock(mutex_);
   idle_.wait(lock, [this] { return queue_.empty() && !running_; });
   Status first = std::move(first_error_);
@@ -45,6 +48,12 @@ Status Stream::Synchronize() {
 void Stream::Drain() {
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
+    if (queue_.empty() && !stopping_) {
+      // Phase 2 calls often come in quick succession: look for the next one before sleeping.
+      lock.unlock();
+      SpinUntil([this] { return outstanding_.load(std::memory_order_acquire) > 0; });
+      lock.lock();
+    }
     work_ready_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
     if (queue_.empty()) return;  // stopping and nothing left
     StreamTask task = std::move(queue_.front());
@@ -61,6 +70,7 @@ void Stream::Drain() {
     lock.lock();
     running_ = false;
     if (!status.ok() && first_error_.ok()) first_error_ = std::move(status);
+    outstanding_.fetch_sub(1, std::memory_order_release);
     if (queue_.empty()) idle_.notify_all();
   }
 }

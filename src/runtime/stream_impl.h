@@ -1,6 +1,7 @@
 #pragma once
 // The CPU stream: an in-order queue drained by one worker thread.
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -33,6 +34,7 @@ class Stream {
   std::condition_variable idle_;
   std::deque<StreamTask> queue_;
   bool running_ = false;
+  std::atomic<int64_t> outstanding_{0};  // queued or running tasks, readable without the mutex
   bool stopping_ = false;
   Status first_error_;
   std::thread worker_;  // last: starts after the members it uses exist

@@ -11,6 +11,8 @@
 #include <thread>
 #include <vector>
 
+#include "backend/cpu/spin.h"
+
 namespace openaclnn::cpu {
 namespace {
 
@@ -62,9 +64,11 @@ class Pool {
       EnsureWorkers(want);
       region->helpers_wanted = want;
       pending_.push_back(region);
+      pending_count_.fetch_add(1);
     }
     work_ready_.notify_all();
     region->Work();
+    SpinUntil([&] { return region->done.load() == num_tasks; });
     std::unique_lock<std::mutex> lock(region->mutex);
     region->finished.wait(lock, [&] { return region->done.load() == num_tasks; });
     // Workers that have not picked the region up yet will find it exhausted; take it off the
@@ -74,6 +78,7 @@ class Pool {
     for (auto it = pending_.begin(); it != pending_.end(); ++it) {
       if (it->get() == region.get()) {
         pending_.erase(it);
+        pending_count_.fetch_sub(1);
         break;
       }
     }
@@ -101,9 +106,18 @@ class Pool {
   void WorkerLoop() {
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
+      if (pending_.empty()) {
+        // Parallel regions come in bursts (one per operator phase): look again before sleeping.
+        lock.unlock();
+        SpinUntil([this] { return pending_count_.load() > 0; });
+        lock.lock();
+      }
       work_ready_.wait(lock, [this] { return !pending_.empty(); });
       std::shared_ptr<Region> region = pending_.front();
-      if (--region->helpers_wanted <= 0) pending_.pop_front();
+      if (--region->helpers_wanted <= 0) {
+        pending_.pop_front();
+        pending_count_.fetch_sub(1);
+      }
       lock.unlock();
       region->Work();
       region.reset();
@@ -116,6 +130,7 @@ class Pool {
   std::mutex mutex_;
   std::condition_variable work_ready_;
   std::deque<std::shared_ptr<Region>> pending_;
+  std::atomic<int64_t> pending_count_{0};  // pending_.size(), readable without the mutex
   std::vector<std::thread> workers_;
 };
 
