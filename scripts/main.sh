@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job: installs what is needed, builds the library in Release, installs it under
 # out/install, builds the CANN-style sample programs against that install tree exactly as a CANN
-# user would, runs them, then runs a short benchmark of both operators.
+# user would, runs them, runs the training example, then a short benchmark of every operator.
 # Set OPENACLNN_BENCH=full for the whole benchmark tables (several minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +26,9 @@ for src in tests/samples/*.cpp; do
   echo "--- $name"
   "out/samples/$name"
 done
+
+step "training example: ConvTbc then LayerNorm, forward and backward through aclnn"
+build/release/examples/train_conv_ln
 
 step "benchmarks"
 mode=${OPENACLNN_BENCH:-quick}
