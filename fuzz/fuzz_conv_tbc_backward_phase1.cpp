@@ -32,11 +32,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   aclTensor* weight = tensor({taps, c_in, c_out}, dtype);
   aclTensor* bias = tensor({c_out}, dtype);
   aclTensor* grad_input = tensor({t_in, batch, c_in}, dtype);
-  aclTensor* grad_weight = fdp.ConsumeIntegralInRange(0, 15) == 0 ? grad_input
-                                                             : tensor({taps, c_in, c_out}, dtype);
+  aclTensor* grad_weight =
+      fdp.ConsumeIntegralInRange(0, 15) == 0 ? grad_input : tensor({taps, c_in, c_out}, dtype);
   aclTensor* grad_bias = tensor({c_out}, dtype);
-  const int8_t cube_math =
-      fdp.ConsumeIntegralInRange(0, 7) == 0 ? fdp.ConsumeIntegral<int8_t>() : fdp.ConsumeIntegralInRange(0, 3);
+  const int8_t cube_math = fdp.ConsumeIntegralInRange(0, 7) == 0 ? fdp.ConsumeIntegral<int8_t>()
+                                                                 : fdp.ConsumeIntegralInRange(0, 3);
 
   uint64_t workspace = 0;
   aclOpExecutor* executor = nullptr;

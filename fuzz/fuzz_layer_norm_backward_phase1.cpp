@@ -27,13 +27,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto tensor = [&](const std::vector<int64_t>& dims, aclDataType dt) -> aclTensor* {
     if (hostile) return ConsumeHostileTensor(fdp, arena);
     if (fdp.ConsumeIntegralInRange(0, 31) == 0) return nullptr;
-    return MakeTensor(fdp, arena, MaybeDisturb(fdp, dims), fdp.ConsumeIntegralInRange(0, 15) == 0 ? ConsumeDtype(fdp) : dt);
+    return MakeTensor(fdp, arena, MaybeDisturb(fdp, dims),
+                      fdp.ConsumeIntegralInRange(0, 15) == 0 ? ConsumeDtype(fdp) : dt);
   };
   aclTensor* grad_out = tensor(shape, dtype);
   aclTensor* input = fdp.ConsumeIntegralInRange(0, 15) == 0 ? grad_out : tensor(shape, dtype);
   aclTensor* mean = tensor(stat_shape, ACL_FLOAT);
   aclTensor* rstd = tensor(stat_shape, ACL_FLOAT);
-  aclTensor* weight = fdp.ConsumeBool() ? nullptr : tensor(norm, fdp.ConsumeBool() ? ACL_FLOAT : dtype);
+  aclTensor* weight =
+      fdp.ConsumeBool() ? nullptr : tensor(norm, fdp.ConsumeBool() ? ACL_FLOAT : dtype);
   aclTensor* bias = fdp.ConsumeBool() ? nullptr : tensor(norm, ACL_FLOAT);
   bool mask[4] = {fdp.ConsumeBool(), fdp.ConsumeBool(), fdp.ConsumeBool(), fdp.ConsumeBool()};
   aclTensor* grad_input = (mask[0] || fdp.ConsumeBool()) ? tensor(shape, dtype) : nullptr;
@@ -44,12 +46,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (fdp.ConsumeIntegralInRange(0, 15) == 0) {
     norm_values.resize(static_cast<size_t>(fdp.ConsumeIntegralInRange(0, 10)), 2);
   }
-  aclIntArray* normalized = fdp.ConsumeIntegralInRange(0, 31) == 0
-                                ? nullptr
-                                : arena.Keep(aclCreateIntArray(norm_values.data(), norm_values.size()));
-  const uint64_t mask_size = fdp.ConsumeIntegralInRange(0, 15) == 0 ? fdp.ConsumeIntegralInRange(0, 4) : 3;
-  aclBoolArray* output_mask =
-      fdp.ConsumeIntegralInRange(0, 31) == 0 ? nullptr : arena.Keep(aclCreateBoolArray(mask, mask_size));
+  aclIntArray* normalized =
+      fdp.ConsumeIntegralInRange(0, 31) == 0
+          ? nullptr
+          : arena.Keep(aclCreateIntArray(norm_values.data(), norm_values.size()));
+  const uint64_t mask_size =
+      fdp.ConsumeIntegralInRange(0, 15) == 0 ? fdp.ConsumeIntegralInRange(0, 4) : 3;
+  aclBoolArray* output_mask = fdp.ConsumeIntegralInRange(0, 31) == 0
+                                  ? nullptr
+                                  : arena.Keep(aclCreateBoolArray(mask, mask_size));
 
   uint64_t workspace = 0;
   aclOpExecutor* executor = nullptr;

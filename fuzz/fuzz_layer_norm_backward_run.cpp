@@ -17,8 +17,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzRuntime::Get();
   Arena arena;
   std::vector<int64_t> lead, norm;
-  for (int i = fdp.ConsumeIntegralInRange(0, 2); i > 0; --i) lead.push_back(fdp.ConsumeIntegralInRange(0, 3));
-  for (int i = fdp.ConsumeIntegralInRange(1, 2); i > 0; --i) norm.push_back(fdp.ConsumeIntegralInRange(1, 5));
+  for (int i = fdp.ConsumeIntegralInRange(0, 2); i > 0; --i)
+    lead.push_back(fdp.ConsumeIntegralInRange(0, 3));
+  for (int i = fdp.ConsumeIntegralInRange(1, 2); i > 0; --i)
+    norm.push_back(fdp.ConsumeIntegralInRange(1, 5));
   std::vector<int64_t> shape = lead;
   shape.insert(shape.end(), norm.begin(), norm.end());
   std::vector<int64_t> stat_shape = lead;
@@ -42,7 +44,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // the standard deviation stays near 1 (the tolerance rule is for well-posed problems).
   for (int64_t i = 0; i < dy.numel(); ++i) {
     dy.Set(i, static_cast<float>(fdp.ConsumeIntegralInRange(-8, 8)) / 8);
-    x.Set(i, static_cast<float>(fdp.ConsumeIntegralInRange(-4, 4)) / 8 + ((i % n_cols) % 2 ? 1.f : -1.f));
+    x.Set(i, static_cast<float>(fdp.ConsumeIntegralInRange(-4, 4)) / 8 +
+                 ((i % n_cols) % 2 ? 1.f : -1.f));
   }
   for (int64_t n = 0; n < n_cols; ++n) {
     weight.Set(n, static_cast<float>(fdp.ConsumeIntegralInRange(1, 4)) / 2);
@@ -74,7 +77,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   status = RunPhase2AndSync(aclnnLayerNormBackward, workspace_size, executor);
   FUZZ_CHECK(status == 0, "phase 2 failed: %d", status);
 
-  std::vector<double> golden_dx(static_cast<size_t>(dy.numel())), golden_gw(n_cols), golden_gb(n_cols);
+  std::vector<double> golden_dx(static_cast<size_t>(dy.numel())), golden_gw(n_cols),
+      golden_gb(n_cols);
   std::vector<double> acc_w(n_cols), acc_b(n_cols);
   layer_norm_backward::ReferenceLayerNormBackward(
       m_rows, n_cols, mask, [&](int64_t m, int64_t n) { return dy.Get(m * n_cols + n); },
@@ -82,14 +86,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       [&](int64_t m) { return mean.Get(m); }, [&](int64_t m) { return rstd.Get(m); },
       [&](int64_t n) { return weight_kind == 0 ? 1.0 : weight.Get(n); },
       [&](int64_t m, int64_t n, double v) { golden_dx[m * n_cols + n] = v; },
-      [&](int64_t n, double v) { golden_gw[n] = v; }, [&](int64_t n, double v) { golden_gb[n] = v; },
-      acc_w.data(), acc_b.data());
+      [&](int64_t n, double v) { golden_gw[n] = v; },
+      [&](int64_t n, double v) { golden_gb[n] = v; }, acc_w.data(), acc_b.data());
 
   auto compare = [&](const StridedTensor& t, const std::vector<double>& golden, const char* what) {
     std::vector<float> actual(golden.size());
-    for (size_t i = 0; i < golden.size(); ++i) actual[i] = static_cast<float>(t.Get(static_cast<int64_t>(i)));
-    const std::string problem = test::CheckMixedTolerance(t.dtype(), actual.data(), golden.data(),
-                                                          static_cast<int64_t>(golden.size()), what);
+    for (size_t i = 0; i < golden.size(); ++i)
+      actual[i] = static_cast<float>(t.Get(static_cast<int64_t>(i)));
+    const std::string problem = test::CheckMixedTolerance(
+        t.dtype(), actual.data(), golden.data(), static_cast<int64_t>(golden.size()), what);
     FUZZ_CHECK(problem.empty(), "%s", problem.c_str());
     FUZZ_CHECK(t.CanariesIntact(), "%s: a byte outside the output view changed", what);
   };

@@ -18,14 +18,14 @@
 namespace openaclnn::fuzz {
 
 // Aborts the fuzzer with a message: libFuzzer records the input as a crash.
-#define FUZZ_CHECK(cond, ...)                                  \
-  do {                                                         \
-    if (!(cond)) {                                             \
-      std::fprintf(stderr, "FUZZ_CHECK failed: %s: ", #cond);  \
-      std::fprintf(stderr, __VA_ARGS__);                       \
-      std::fprintf(stderr, "\n");                              \
-      std::abort();                                            \
-    }                                                          \
+#define FUZZ_CHECK(cond, ...)                                 \
+  do {                                                        \
+    if (!(cond)) {                                            \
+      std::fprintf(stderr, "FUZZ_CHECK failed: %s: ", #cond); \
+      std::fprintf(stderr, __VA_ARGS__);                      \
+      std::fprintf(stderr, "\n");                             \
+      std::abort();                                           \
+    }                                                         \
   } while (0)
 
 // The runtime state every fuzz input shares: device 0, one stream, one small device block that
@@ -76,8 +76,18 @@ class Arena {
 
 inline aclDataType ConsumeDtype(FuzzedDataProvider& fdp) {
   static const aclDataType kGood[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
-  static const int kOther[] = {ACL_DOUBLE, ACL_INT32, ACL_INT64, ACL_BOOL, ACL_DT_UNDEFINED,
-                               ACL_COMPLEX64, ACL_STRING, ACL_INT8, ACL_UINT1, 5, 99, -7};
+  static const int kOther[] = {ACL_DOUBLE,
+                               ACL_INT32,
+                               ACL_INT64,
+                               ACL_BOOL,
+                               ACL_DT_UNDEFINED,
+                               ACL_COMPLEX64,
+                               ACL_STRING,
+                               ACL_INT8,
+                               ACL_UINT1,
+                               5,
+                               99,
+                               -7};
   if (fdp.ConsumeIntegralInRange(0, 9) < 8) return kGood[fdp.ConsumeIntegralInRange(0, 2)];
   return static_cast<aclDataType>(kOther[fdp.ConsumeIntegralInRange(0, 11)]);
 }
@@ -99,15 +109,17 @@ inline int64_t ConsumeHostileInt(FuzzedDataProvider& fdp) {
 }
 
 inline int64_t ConsumeDim(FuzzedDataProvider& fdp) {
-  return fdp.ConsumeIntegralInRange(0, 15) == 0 ? ConsumeHostileInt(fdp) : fdp.ConsumeIntegralInRange(0, 5);
+  return fdp.ConsumeIntegralInRange(0, 15) == 0 ? ConsumeHostileInt(fdp)
+                                                : fdp.ConsumeIntegralInRange(0, 5);
 }
 
 inline aclFormat ConsumeFormat(FuzzedDataProvider& fdp) {
-  static const int kFormats[] = {ACL_FORMAT_ND,   ACL_FORMAT_NCL,        ACL_FORMAT_NCHW,
-                                 ACL_FORMAT_NC,   ACL_FORMAT_FRACTAL_NZ, ACL_FORMAT_UNDEFINED,
-                                 ACL_FORMAT_NHWC, 1234};
-  return fdp.ConsumeIntegralInRange(0, 3) != 0 ? ACL_FORMAT_ND
-                                          : static_cast<aclFormat>(kFormats[fdp.ConsumeIntegralInRange(0, 7)]);
+  static const int kFormats[] = {
+      ACL_FORMAT_ND,         ACL_FORMAT_NCL,       ACL_FORMAT_NCHW, ACL_FORMAT_NC,
+      ACL_FORMAT_FRACTAL_NZ, ACL_FORMAT_UNDEFINED, ACL_FORMAT_NHWC, 1234};
+  return fdp.ConsumeIntegralInRange(0, 3) != 0
+             ? ACL_FORMAT_ND
+             : static_cast<aclFormat>(kFormats[fdp.ConsumeIntegralInRange(0, 7)]);
 }
 
 // Where a tensor's storage starts: the shared device block (possibly too small), a spot inside
@@ -118,7 +130,8 @@ inline void* ConsumeAddress(FuzzedDataProvider& fdp) {
     case 0:
       return nullptr;
     case 1:
-      return static_cast<char*>(rt.block) + fdp.ConsumeIntegralInRange<size_t>(0, rt.kBlockBytes - 1);
+      return static_cast<char*>(rt.block) +
+             fdp.ConsumeIntegralInRange<size_t>(0, rt.kBlockBytes - 1);
     default:
       return rt.block;
   }
@@ -133,7 +146,8 @@ inline aclTensor* MakeTensor(FuzzedDataProvider& fdp, Arena& arena, std::vector<
   if (fdp.ConsumeIntegralInRange(0, 3) == 0) {
     strides.resize(dims.size());
     for (auto& s : strides) {
-      s = fdp.ConsumeIntegralInRange(0, 15) == 0 ? ConsumeHostileInt(fdp) : fdp.ConsumeIntegralInRange(-3, 9);
+      s = fdp.ConsumeIntegralInRange(0, 15) == 0 ? ConsumeHostileInt(fdp)
+                                                 : fdp.ConsumeIntegralInRange(-3, 9);
     }
     stride_ptr = strides.data();
   }
@@ -151,7 +165,7 @@ inline aclTensor* MakeTensor(FuzzedDataProvider& fdp, Arena& arena, std::vector<
 inline aclTensor* ConsumeHostileTensor(FuzzedDataProvider& fdp, Arena& arena) {
   if (fdp.ConsumeIntegralInRange(0, 7) == 0) return nullptr;
   const int rank = fdp.ConsumeIntegralInRange(0, 15) == 0 ? fdp.ConsumeIntegralInRange(5, 9)
-                                                     : fdp.ConsumeIntegralInRange(0, 4);
+                                                          : fdp.ConsumeIntegralInRange(0, 4);
   std::vector<int64_t> dims(static_cast<size_t>(rank));
   for (auto& d : dims) d = ConsumeDim(fdp);
   return MakeTensor(fdp, arena, dims, ConsumeDtype(fdp));
@@ -162,7 +176,8 @@ inline std::vector<int64_t> MaybeDisturb(FuzzedDataProvider& fdp, std::vector<in
   if (fdp.ConsumeIntegralInRange(0, 7) != 0) return dims;
   switch (fdp.ConsumeIntegralInRange(0, 3)) {
     case 0:
-      if (!dims.empty()) dims[fdp.ConsumeIntegralInRange<size_t>(0, dims.size() - 1)] = ConsumeDim(fdp);
+      if (!dims.empty())
+        dims[fdp.ConsumeIntegralInRange<size_t>(0, dims.size() - 1)] = ConsumeDim(fdp);
       break;
     case 1:
       dims.push_back(ConsumeDim(fdp));

@@ -96,7 +96,8 @@ TEST_F(HostileSizeTest, ViewsReachingOutsideTheirBlock) {
 
 TEST_F(HostileSizeTest, ImpossibleMallocIsAnError) {
   void* p = nullptr;
-  EXPECT_EQ(aclrtMalloc(&p, SIZE_MAX / 2, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_MEMORY_ALLOCATION);
+  EXPECT_EQ(aclrtMalloc(&p, SIZE_MAX / 2, ACL_MEM_MALLOC_HUGE_FIRST),
+            ACL_ERROR_RT_MEMORY_ALLOCATION);
   EXPECT_EQ(p, nullptr);
 }
 

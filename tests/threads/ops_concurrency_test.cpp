@@ -137,9 +137,9 @@ TEST_F(OpsThreadingTest, TwoStreamsInterleave) {
         aclDestroyBoolArray(m);
       } else {
         ConvTbcCase& c = *convs[static_cast<size_t>(i)];
-        s = aclnnConvTbcBackwardGetWorkspaceSize(c.dy->get(), c.x->get(), c.w->get(),
-                                                 c.bias->get(), c.pad, 0, c.gx->get(),
-                                                 c.gw->get(), c.gb->get(), &ws, &ex);
+        s = aclnnConvTbcBackwardGetWorkspaceSize(c.dy->get(), c.x->get(), c.w->get(), c.bias->get(),
+                                                 c.pad, 0, c.gx->get(), c.gw->get(), c.gb->get(),
+                                                 &ws, &ex);
       }
       ASSERT_EQ(s, 0) << RecentError();
       void* w = nullptr;

@@ -17,7 +17,8 @@ DeviceTensor::DeviceTensor(std::vector<int64_t> dims, aclDataType dtype, int64_t
     step *= std::max<int64_t>(dims_[d], 1) + gap;
   }
   int64_t last = offset_;
-  for (size_t d = 0; d < dims_.size(); ++d) last += (std::max<int64_t>(dims_[d], 1) - 1) * strides_[d];
+  for (size_t d = 0; d < dims_.size(); ++d)
+    last += (std::max<int64_t>(dims_[d], 1) - 1) * strides_[d];
   bytes_ = static_cast<size_t>(last + 1 + tail) * esize_;
   aclrtMalloc(&data_, bytes_, ACL_MEM_MALLOC_HUGE_FIRST);
   std::memset(data_, kCanary, bytes_);

@@ -15,8 +15,8 @@ std::vector<float> Pattern(int64_t n, int seed) {
 
 }  // namespace
 
-aclnnStatus RunTwoPhase(aclnnStatus phase1_status, uint64_t workspace_size,
-                        aclOpExecutor* executor, aclrtStream stream,
+aclnnStatus RunTwoPhase(aclnnStatus phase1_status, uint64_t workspace_size, aclOpExecutor* executor,
+                        aclrtStream stream,
                         aclnnStatus (*phase2)(void*, uint64_t, aclOpExecutor*, aclrtStream)) {
   if (phase1_status != 0) return phase1_status;
   void* workspace = nullptr;
@@ -69,8 +69,8 @@ aclnnStatus LayerNormCase::Run(aclrtStream stream, bool pass_unmasked_outputs) {
   uint64_t workspace = 0;
   aclOpExecutor* executor = nullptr;
   const aclnnStatus phase1 = aclnnLayerNormBackwardGetWorkspaceSize(
-      dy->get(), x->get(), norm_array, mean->get(), rstd->get(), weight->get(), nullptr,
-      mask_array, out(gx, mask[0]), out(gw, mask[1]), out(gb, mask[2]), &workspace, &executor);
+      dy->get(), x->get(), norm_array, mean->get(), rstd->get(), weight->get(), nullptr, mask_array,
+      out(gx, mask[0]), out(gw, mask[1]), out(gb, mask[2]), &workspace, &executor);
   const aclnnStatus status =
       RunTwoPhase(phase1, workspace, executor, stream, aclnnLayerNormBackward);
   aclDestroyIntArray(norm_array);
@@ -90,8 +90,8 @@ ConvTbcCase::ConvTbcCase(int64_t t_in, int64_t batch, int64_t c_in, int64_t c_ou
                                       layout.offset, layout.tail);
   gw = std::make_unique<DeviceTensor>(std::vector<int64_t>{k, c_in, c_out}, dtype, layout.gap,
                                       layout.offset, layout.tail);
-  gb = std::make_unique<DeviceTensor>(std::vector<int64_t>{c_out}, dtype, layout.gap,
-                                      layout.offset, layout.tail);
+  gb = std::make_unique<DeviceTensor>(std::vector<int64_t>{c_out}, dtype, layout.gap, layout.offset,
+                                      layout.tail);
   dy->Fill(Pattern(dy->numel(), 4));
   x->Fill(Pattern(x->numel(), 5));
   w->Fill(Pattern(w->numel(), 6));
@@ -101,9 +101,9 @@ ConvTbcCase::ConvTbcCase(int64_t t_in, int64_t batch, int64_t c_in, int64_t c_ou
 aclnnStatus ConvTbcCase::Run(aclrtStream stream) {
   uint64_t workspace = 0;
   aclOpExecutor* executor = nullptr;
-  const aclnnStatus phase1 = aclnnConvTbcBackwardGetWorkspaceSize(
-      dy->get(), x->get(), w->get(), bias->get(), pad, 0, gx->get(), gw->get(), gb->get(),
-      &workspace, &executor);
+  const aclnnStatus phase1 =
+      aclnnConvTbcBackwardGetWorkspaceSize(dy->get(), x->get(), w->get(), bias->get(), pad, 0,
+                                           gx->get(), gw->get(), gb->get(), &workspace, &executor);
   return RunTwoPhase(phase1, workspace, executor, stream, aclnnConvTbcBackward);
 }
 

@@ -13,8 +13,8 @@
 namespace openaclnn::test {
 
 // Phase 1, phase 2 with a fresh workspace, synchronise. Returns the first failing status.
-aclnnStatus RunTwoPhase(aclnnStatus phase1_status, uint64_t workspace_size,
-                        aclOpExecutor* executor, aclrtStream stream,
+aclnnStatus RunTwoPhase(aclnnStatus phase1_status, uint64_t workspace_size, aclOpExecutor* executor,
+                        aclrtStream stream,
                         aclnnStatus (*phase2)(void*, uint64_t, aclOpExecutor*, aclrtStream));
 
 struct OutputLayout {
