@@ -166,7 +166,7 @@ Status CheckArguments(const aclTensor* self, const aclTensor* weight, const aclT
   p.c_out = c_out;
   p.taps = taps;
   p.pad = pad;
-  p.cube_math_type = cube_math_type;
+  p.cube_math_type = cube_math_type;  // NOLINT(bugprone-signed-char-misuse): an int8_t number
   p.rounding = InputRounding::kNone;
   p.round_result_to_half = false;
   if (cube_math_type == 2) {
