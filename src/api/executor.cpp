@@ -141,6 +141,10 @@ aclnnStatus FinishPhase1(const char* op_name, double start_us, const Status& sta
                          const std::initializer_list<const aclTensor*>& outputs,
                          uint64_t* workspace_size, aclOpExecutor** executor) {
   if (!status.ok()) return Report(op_name, status);
+  if (inputs.size() > kMaxBindings || outputs.size() > kMaxBindings) {
+    return Report(op_name,
+                  ErrorStatus(ACLNN_ERR_INNER, "more than %d tensor parameters", kMaxBindings));
+  }
   auto* ex = new (std::nothrow) aclOpExecutor;
   if (ex == nullptr) {
     return Report(op_name,
