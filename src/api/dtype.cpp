@@ -101,6 +101,43 @@ const char* DTypeName(aclDataType dtype) {
   return unknown;
 }
 
+const char* FormatName(aclFormat format) {
+  switch (format) {
+    case ACL_FORMAT_UNDEFINED:
+      return "UNDEFINED";
+    case ACL_FORMAT_NCHW:
+      return "NCHW";
+    case ACL_FORMAT_NHWC:
+      return "NHWC";
+    case ACL_FORMAT_ND:
+      return "ND";
+    case ACL_FORMAT_NC1HWC0:
+      return "NC1HWC0";
+    case ACL_FORMAT_FRACTAL_Z:
+      return "FRACTAL_Z";
+    case ACL_FORMAT_NC1HWC0_C04:
+      return "NC1HWC0_C04";
+    case ACL_FORMAT_HWCN:
+      return "HWCN";
+    case ACL_FORMAT_NDHWC:
+      return "NDHWC";
+    case ACL_FORMAT_FRACTAL_NZ:
+      return "FRACTAL_NZ";
+    case ACL_FORMAT_NCDHW:
+      return "NCDHW";
+    case ACL_FORMAT_NDC1HWC0:
+      return "NDC1HWC0";
+    case ACL_FRACTAL_Z_3D:
+      return "FRACTAL_Z_3D";
+    case ACL_FORMAT_NC:
+      return "NC";
+    case ACL_FORMAT_NCL:
+      return "NCL";
+    default:
+      return "other";
+  }
+}
+
 aclDataType PromoteFloatTypes(aclDataType a, aclDataType b) {
   if (a == b) return a;
   if (a == ACL_DOUBLE || b == ACL_DOUBLE) return ACL_DOUBLE;

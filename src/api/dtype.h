@@ -13,6 +13,8 @@ namespace openaclnn {
 size_t DTypeSize(aclDataType dtype);
 // CANN's spelling without the ACL_ prefix ("FLOAT", "BF16", ...), or "UNKNOWN(n)".
 const char* DTypeName(aclDataType dtype);
+// CANN's spelling of a format without the ACL_FORMAT_ prefix ("ND", "NCL", ...), or "other".
+const char* FormatName(aclFormat format);
 // FLOAT, FLOAT16 or BFLOAT16: the types both operators compute in.
 inline bool IsComputeFloat(aclDataType dtype) {
   return dtype == ACL_FLOAT || dtype == ACL_FLOAT16 || dtype == ACL_BF16;

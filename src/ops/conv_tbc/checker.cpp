@@ -9,37 +9,6 @@
 namespace openaclnn::conv_tbc_forward {
 namespace {
 
-const char* FormatName(aclFormat format) {
-  switch (format) {
-    case ACL_FORMAT_UNDEFINED:
-      return "UNDEFINED";
-    case ACL_FORMAT_NCHW:
-      return "NCHW";
-    case ACL_FORMAT_NHWC:
-      return "NHWC";
-    case ACL_FORMAT_ND:
-      return "ND";
-    case ACL_FORMAT_NC1HWC0:
-      return "NC1HWC0";
-    case ACL_FORMAT_FRACTAL_Z:
-      return "FRACTAL_Z";
-    case ACL_FORMAT_HWCN:
-      return "HWCN";
-    case ACL_FORMAT_NDHWC:
-      return "NDHWC";
-    case ACL_FORMAT_FRACTAL_NZ:
-      return "FRACTAL_NZ";
-    case ACL_FORMAT_NCDHW:
-      return "NCDHW";
-    case ACL_FORMAT_NC:
-      return "NC";
-    case ACL_FORMAT_NCL:
-      return "NCL";
-    default:
-      return "other";
-  }
-}
-
 Status CheckInList(const aclTensor& t, const char* param) {
   if (IsComputeFloat(t.dtype)) return Status::Ok();
   return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "%s dtype must be FLOAT, FLOAT16 or BFLOAT16, got %s",
