@@ -8,6 +8,7 @@
 #include "api/dtype.h"
 #include "backend/cpu/thread_pool.h"
 #include "kernels/cpu/gemm.h"
+#include "kernels/cpu/tbc_matrix.h"
 #include "ops/conv_tbc_backward/cpu/rows.h"
 
 // In TBC layout row r = t * B + b of a (T, B, C) tensor is a C-vector, and a time shift by s is a
@@ -20,6 +21,9 @@
 
 namespace openaclnn::conv_tbc {
 namespace {
+
+using openaclnn::cpu::RowMatrixLd;
+using openaclnn::cpu::TapMatrixLd;
 
 // Tile sizes: single-threaded oneDNN keeps 90-95 % of a core's peak from about 256 x 512 tiles
 // (measured), and tiles this size give enough tasks to balance two to a few dozen threads.
@@ -42,37 +46,6 @@ int64_t BlockSize(int64_t n, int64_t max_block) {
 }
 
 int64_t ChunkRows(int64_t rows) { return std::max(kMinChunkRows, CeilDiv(rows, kMaxChunks)); }
-
-// A (T, B, C) view whose row r = t * B + b starts at first + r * ld, with unit column stride.
-bool RowMatrixLd(const TensorDesc& d, int64_t* ld) {
-  const int64_t T = d.dims[0], B = d.dims[1], C = d.dims[2];
-  if (C > 1 && d.strides[2] != 1) return false;
-  int64_t l = std::max<int64_t>(C, 1);
-  if (B > 1) {
-    l = d.strides[1];
-    int64_t time_stride = 0;
-    if (T > 1 && (__builtin_mul_overflow(B, l, &time_stride) || time_stride != d.strides[0])) {
-      return false;
-    }
-  } else if (T > 1) {
-    l = d.strides[0];
-  }
-  if (T * B > 1 && l < std::max<int64_t>(C, 1)) return false;
-  *ld = std::max(l, std::max<int64_t>(C, 1));
-  return true;
-}
-
-// A (K, Cin, Cout) view whose tap k is a row-major matrix at first + k * tap_stride with row
-// stride ld.
-bool TapMatrixLd(const TensorDesc& d, int64_t* ld, int64_t* tap_stride) {
-  const int64_t K = d.dims[0], R = d.dims[1], C = d.dims[2];
-  if (C > 1 && d.strides[2] != 1) return false;
-  int64_t l = R > 1 ? d.strides[1] : std::max<int64_t>(C, 1);
-  if (R > 1 && l < std::max<int64_t>(C, 1)) return false;
-  *ld = std::max(l, std::max<int64_t>(C, 1));
-  *tap_stride = K > 1 ? d.strides[0] : 0;
-  return true;
-}
 
 // An fp32 row-major matrix the products read or write: the user's tensor or a workspace panel.
 struct Operand {
