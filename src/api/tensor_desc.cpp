@@ -62,17 +62,31 @@ void DescribeTensor(const aclTensor& tensor, TensorDesc* desc) {
   desc->offset = tensor.offset;
 }
 
+std::string DimsString(const std::vector<int64_t>& dims) {
+  return DimsString(dims.data(), dims.size());
+}
+
+int64_t SaturatingProduct(const std::vector<int64_t>& dims, size_t from, size_t to) {
+  int64_t p = 1;
+  for (size_t i = from; i < to; ++i) {
+    if (dims[i] <= 0) return 0;
+    if (__builtin_mul_overflow(p, dims[i], &p)) return INT64_MAX;
+  }
+  return p;
+}
+
+Status CheckComputeFloat(const aclTensor& tensor, const char* param) {
+  if (IsComputeFloat(tensor.dtype)) return Status::Ok();
+  return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "%s dtype must be FLOAT, FLOAT16 or BFLOAT16, got %s",
+                     param, DTypeName(tensor.dtype));
+}
+
 std::string ShapeString(const aclTensor& tensor) {
   return DimsString(tensor.view_dims.data(), tensor.view_dims.size());
 }
 
 int64_t Numel(const aclTensor& tensor) {
-  int64_t n = 1;
-  for (int64_t d : tensor.view_dims) {
-    if (d <= 0) return 0;
-    if (__builtin_mul_overflow(n, d, &n)) return INT64_MAX;
-  }
-  return n;
+  return SaturatingProduct(tensor.view_dims, 0, tensor.view_dims.size());
 }
 
 namespace {

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "acl/acl_base.h"
 #include "api/status.h"
@@ -34,6 +35,13 @@ struct TensorDesc {
 
 // Copies the metadata of `tensor` (rank <= kMaxRank, checked by the caller) into `desc`.
 void DescribeTensor(const aclTensor& tensor, TensorDesc* desc);
+
+// "[2, 3, 4]".
+std::string DimsString(const std::vector<int64_t>& dims);
+// Product of dims[from, to): 0 if any is <= 0, INT64_MAX on overflow.
+int64_t SaturatingProduct(const std::vector<int64_t>& dims, size_t from, size_t to);
+// 161002 naming `param` unless the tensor is FLOAT, FLOAT16 or BFLOAT16.
+Status CheckComputeFloat(const aclTensor& tensor, const char* param);
 
 // "[2, 3, 4]" for any aclTensor view.
 std::string ShapeString(const aclTensor& tensor);

@@ -9,12 +9,6 @@
 namespace openaclnn::conv_tbc_forward {
 namespace {
 
-Status CheckInList(const aclTensor& t, const char* param) {
-  if (IsComputeFloat(t.dtype)) return Status::Ok();
-  return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "%s dtype must be FLOAT, FLOAT16 or BFLOAT16, got %s",
-                     param, DTypeName(t.dtype));
-}
-
 Status CheckRank(const aclTensor& t, const char* param, size_t rank) {
   if (t.view_dims.size() == rank) return Status::Ok();
   return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "%s rank must be %zu, got %zu (shape %s)", param,
@@ -48,8 +42,8 @@ Status CheckArguments(const aclTensor* self, const aclTensor* weight, const aclT
   if (out == nullptr) return NullptrError("output");
 
   // Step 4: dtypes (decision E5).
-  OPENACLNN_RETURN_IF_ERROR(CheckInList(*bias, "bias"));
-  OPENACLNN_RETURN_IF_ERROR(CheckInList(*self, "self"));
+  OPENACLNN_RETURN_IF_ERROR(CheckComputeFloat(*bias, "bias"));
+  OPENACLNN_RETURN_IF_ERROR(CheckComputeFloat(*self, "self"));
   if (weight->dtype != self->dtype) {
     return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "weight dtype must equal self dtype %s, got %s",
                        DTypeName(self->dtype), DTypeName(weight->dtype));

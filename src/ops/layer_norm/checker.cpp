@@ -10,36 +10,11 @@
 namespace openaclnn::layer_norm {
 namespace {
 
-std::string DimsString(const std::vector<int64_t>& dims) {
-  std::string s = "[";
-  for (size_t i = 0; i < dims.size(); ++i) {
-    if (i > 0) s += ", ";
-    s += std::to_string(dims[i]);
-  }
-  return s + "]";
-}
-
-int64_t SaturatingProduct(const std::vector<int64_t>& dims, size_t from, size_t to) {
-  int64_t p = 1;
-  for (size_t i = from; i < to; ++i) {
-    if (dims[i] <= 0) return 0;
-    if (__builtin_mul_overflow(p, dims[i], &p)) return INT64_MAX;
-  }
-  return p;
-}
-
 int Rank(const aclTensor& t) { return static_cast<int>(t.view_dims.size()); }
-
-// FLOAT, FLOAT16 or BFLOAT16 (the A2/A3 list).
-Status CheckInList(const aclTensor& t, const char* param) {
-  if (IsComputeFloat(t.dtype)) return Status::Ok();
-  return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "%s dtype must be FLOAT, FLOAT16 or BFLOAT16, got %s",
-                     param, DTypeName(t.dtype));
-}
 
 // weight and bias: in the list, and FLOAT or the input's dtype.
 Status CheckParamDtype(const aclTensor& t, const char* param, aclDataType input) {
-  OPENACLNN_RETURN_IF_ERROR(CheckInList(t, param));
+  OPENACLNN_RETURN_IF_ERROR(CheckComputeFloat(t, param));
   if (t.dtype == ACL_FLOAT || t.dtype == input) return Status::Ok();
   return ErrorStatus(ACLNN_ERR_PARAM_INVALID,
                      "%s dtype must be FLOAT or the input dtype %s, got %s", param,
@@ -77,7 +52,7 @@ Status CheckArguments(const aclTensor* input, const aclIntArray* normalized_shap
   if (out == nullptr) return NullptrError("out");
 
   // Step 3: input dtypes.
-  OPENACLNN_RETURN_IF_ERROR(CheckInList(*input, "input"));
+  OPENACLNN_RETURN_IF_ERROR(CheckComputeFloat(*input, "input"));
   if (weight != nullptr) {
     OPENACLNN_RETURN_IF_ERROR(CheckParamDtype(*weight, "weightOptional", input->dtype));
   }
@@ -91,9 +66,9 @@ Status CheckArguments(const aclTensor* input, const aclIntArray* normalized_shap
   }
 
   // Step 4: output dtypes (decision E2: each may be any of the three, cast on store).
-  OPENACLNN_RETURN_IF_ERROR(CheckInList(*out, "out"));
-  if (mean != nullptr) OPENACLNN_RETURN_IF_ERROR(CheckInList(*mean, "meanOutOptional"));
-  if (rstd != nullptr) OPENACLNN_RETURN_IF_ERROR(CheckInList(*rstd, "rstdOutOptional"));
+  OPENACLNN_RETURN_IF_ERROR(CheckComputeFloat(*out, "out"));
+  if (mean != nullptr) OPENACLNN_RETURN_IF_ERROR(CheckComputeFloat(*mean, "meanOutOptional"));
+  if (rstd != nullptr) OPENACLNN_RETURN_IF_ERROR(CheckComputeFloat(*rstd, "rstdOutOptional"));
 
   // Step 5: ranks and shapes.
   OPENACLNN_RETURN_IF_ERROR(CheckRankAtMost8(*input, "input"));

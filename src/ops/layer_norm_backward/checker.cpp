@@ -12,32 +12,7 @@ namespace {
 
 constexpr const char* kOutputNames[3] = {"gradInputOut", "gradWeightOut", "gradBiasOut"};
 
-std::string DimsString(const std::vector<int64_t>& dims) {
-  std::string s = "[";
-  for (size_t i = 0; i < dims.size(); ++i) {
-    if (i > 0) s += ", ";
-    s += std::to_string(dims[i]);
-  }
-  return s + "]";
-}
-
-int64_t SaturatingProduct(const std::vector<int64_t>& dims, int from, int to) {
-  int64_t p = 1;
-  for (int i = from; i < to; ++i) {
-    if (dims[i] <= 0) return 0;
-    if (__builtin_mul_overflow(p, dims[i], &p)) return INT64_MAX;
-  }
-  return p;
-}
-
 int Rank(const aclTensor& t) { return static_cast<int>(t.view_dims.size()); }
-
-// Step 5: FLOAT, FLOAT16 or BFLOAT16.
-Status CheckFloatDtype(const aclTensor& t, const char* param) {
-  if (IsComputeFloat(t.dtype)) return Status::Ok();
-  return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "%s dtype must be FLOAT, FLOAT16 or BFLOAT16, got %s",
-                     param, DTypeName(t.dtype));
-}
 
 Status CheckRankAtMost8(const aclTensor& t, const char* param) {
   if (Rank(t) <= kMaxRank) return Status::Ok();
@@ -63,26 +38,26 @@ Status CheckLikeNormalizedShape(const aclTensor& t, const char* param,
 Status CheckDtypes(const aclTensor& grad_out, const aclTensor& input, const aclTensor& mean,
                    const aclTensor& rstd, const aclTensor* weight, const aclTensor* bias,
                    const aclTensor* const outputs[3]) {
-  OPENACLNN_RETURN_IF_ERROR(CheckFloatDtype(grad_out, "gradOut"));
-  OPENACLNN_RETURN_IF_ERROR(CheckFloatDtype(input, "input"));
+  OPENACLNN_RETURN_IF_ERROR(CheckComputeFloat(grad_out, "gradOut"));
+  OPENACLNN_RETURN_IF_ERROR(CheckComputeFloat(input, "input"));
   if (grad_out.dtype != input.dtype) {
     return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "gradOut dtype %s must equal input dtype %s",
                        DTypeName(grad_out.dtype), DTypeName(input.dtype));
   }
-  OPENACLNN_RETURN_IF_ERROR(CheckFloatDtype(mean, "mean"));
-  OPENACLNN_RETURN_IF_ERROR(CheckFloatDtype(rstd, "rstd"));
+  OPENACLNN_RETURN_IF_ERROR(CheckComputeFloat(mean, "mean"));
+  OPENACLNN_RETURN_IF_ERROR(CheckComputeFloat(rstd, "rstd"));
   if (weight != nullptr) {
-    OPENACLNN_RETURN_IF_ERROR(CheckFloatDtype(*weight, "weightOptional"));
+    OPENACLNN_RETURN_IF_ERROR(CheckComputeFloat(*weight, "weightOptional"));
     if (weight->dtype != ACL_FLOAT && weight->dtype != input.dtype) {
       return ErrorStatus(ACLNN_ERR_PARAM_INVALID,
                          "weightOptional dtype must be FLOAT or the input dtype %s, got %s",
                          DTypeName(input.dtype), DTypeName(weight->dtype));
     }
   }
-  if (bias != nullptr) OPENACLNN_RETURN_IF_ERROR(CheckFloatDtype(*bias, "biasOptional"));
+  if (bias != nullptr) OPENACLNN_RETURN_IF_ERROR(CheckComputeFloat(*bias, "biasOptional"));
   for (int i = 0; i < 3; ++i) {
     if (outputs[i] != nullptr) {
-      OPENACLNN_RETURN_IF_ERROR(CheckFloatDtype(*outputs[i], kOutputNames[i]));
+      OPENACLNN_RETURN_IF_ERROR(CheckComputeFloat(*outputs[i], kOutputNames[i]));
     }
   }
   return Status::Ok();
