@@ -115,6 +115,13 @@ Status CheckExtent(aclDataType dtype, size_t rank, const int64_t* dims, const in
     }
   }
   if (empty) return Status::Ok();
+  if (numel > kMaxViewElements) {
+    return ErrorStatus(ACLNN_ERR_PARAM_INVALID,
+                       "%s has %lld elements, more than the %lld (2^40) a tensor may have on this "
+                       "device (shape %s)",
+                       param, static_cast<long long>(numel),
+                       static_cast<long long>(kMaxViewElements), shape().c_str());
+  }
   // Lowest and highest element index the view touches.
   int64_t low = offset;
   int64_t high = offset;

@@ -47,10 +47,15 @@ Status CheckComputeFloat(const aclTensor& tensor, const char* param);
 std::string ShapeString(const aclTensor& tensor);
 int64_t Numel(const aclTensor& tensor);  // product of view dims (saturating at INT64_MAX)
 
-// Checks the tensor's addressable bytes: element count and byte extent fit in int64/size_t, and,
-// when the storage address lies inside a block from aclrtMalloc, that every view element lies
-// inside that block. Plain host memory is accepted on the CPU device. Returns 161002 naming
-// `param` otherwise.
+// The most elements a non-empty tensor view may have: 2^40 (2 TiB at 16 bits) is beyond the
+// memory of every device this library drives, and the bound keeps every workspace size an operator
+// derives from view dims far from 64-bit overflow, even for views that repeat elements (stride 0).
+inline constexpr int64_t kMaxViewElements = int64_t{1} << 40;
+
+// Checks the tensor's addressable bytes: element count at most kMaxViewElements, byte extent
+// within int64/size_t, and, when the storage address lies inside a block from aclrtMalloc, every
+// view element inside that block. Plain host memory is accepted on the CPU device. Returns 161002
+// naming `param` otherwise.
 Status CheckTensorExtent(const aclTensor& tensor, const char* param);
 // The same check for a frozen view whose storage starts at `data`.
 Status CheckTensorExtent(const TensorDesc& desc, const void* data, const char* param);

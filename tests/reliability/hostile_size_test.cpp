@@ -51,15 +51,19 @@ class HostileSizeTest : public RuntimeTest {
     aclDestroyBoolArray(m);
     return s;
   }
+  // ConvTbc backward phase 1; `data` (default: the 4 KiB aclrtMalloc block) backs every tensor.
   aclnnStatus ConvPhase1(int64_t t_in, int64_t batch, int64_t c_in, int64_t c_out, int64_t k,
-                         int64_t pad, int64_t x_offset = 0) {
+                         int64_t pad, int64_t x_offset = 0, void* data = nullptr,
+                         aclDataType dtype = ACL_FLOAT) {
     const int64_t t_out = t_in + 2 * pad + 1 - k;
     uint64_t ws = 0;
     aclOpExecutor* ex = nullptr;
     const aclnnStatus s = aclnnConvTbcBackwardGetWorkspaceSize(
-        Tensor({t_out, batch, c_out}), Tensor({t_in, batch, c_in}, ACL_FLOAT, x_offset),
-        Tensor({k, c_in, c_out}), Tensor({c_out}), pad, 0, Tensor({t_in, batch, c_in}),
-        Tensor({k, c_in, c_out}), Tensor({c_out}), &ws, &ex);
+        Tensor({t_out, batch, c_out}, dtype, 0, data),
+        Tensor({t_in, batch, c_in}, dtype, x_offset, data),
+        Tensor({k, c_in, c_out}, dtype, 0, data), Tensor({c_out}, dtype, 0, data), pad, 0,
+        Tensor({t_in, batch, c_in}, dtype, 0, data), Tensor({k, c_in, c_out}, dtype, 0, data),
+        Tensor({c_out}, dtype, 0, data), &ws, &ex);
     if (s == 0) aclDestroyAclOpExecutor(ex);
     return s;
   }
@@ -81,6 +85,24 @@ TEST_F(HostileSizeTest, ByteSizeOverflowingSizeT) {
   // 2^61 * 2 elements fit int64, their bytes (2^64 as FLOAT) do not fit size_t.
   EXPECT_EQ(LayerNormPhase1({1LL << 61, 2}, ACL_FLOAT), 161002);
   EXPECT_EQ(ConvPhase1(1LL << 31, 1LL << 30, 1, 1, 1, 0), 161002);
+}
+
+// Plain host memory is not checked against a block, so only the element limit stands between a
+// huge view and phase 1.
+TEST_F(HostileSizeTest, ViewsBeyondTwoToTheFortyElements) {
+  static float host[16];
+  // input and gradInput (2^20, 2^21, 1): 2^41 elements.
+  EXPECT_EQ(ConvPhase1(1LL << 20, 1LL << 21, 1, 1, 1, 0, 0, host), 161002);
+  EXPECT_NE(RecentError().find("2^40"), std::string::npos);
+  // 2^39 elements are accepted: phase 1 holds no per-tile state.
+  EXPECT_EQ(ConvPhase1(1LL << 20, 1LL << 19, 1, 1, 1, 0, 0, host), 0) << RecentError();
+}
+
+// Packed panels of huge but valid operands: no stride is formed from a product that overflows.
+TEST_F(HostileSizeTest, HugeChannelCountsInPackedPanels) {
+  static float host[16];
+  // gradInput (1, 1, 2^32) BF16 goes through an fp32 panel: Cin^2 would overflow int64.
+  EXPECT_EQ(ConvPhase1(1, 1, 1LL << 32, 1, 1, 0, 0, host, ACL_BF16), 0) << RecentError();
 }
 
 TEST_F(HostileSizeTest, ViewsReachingOutsideTheirBlock) {

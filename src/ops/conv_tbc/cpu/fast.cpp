@@ -9,6 +9,7 @@
 #include "backend/cpu/thread_pool.h"
 #include "kernels/cpu/gemm.h"
 #include "kernels/cpu/tbc_matrix.h"
+#include "kernels/cpu/tiling.h"
 #include "ops/layer_norm/strided.h"
 
 // In TBC layout row r = t * B + b of a (T, B, C) tensor is a C-vector and a time shift by s is a
@@ -22,6 +23,8 @@
 namespace openaclnn::conv_tbc_forward::cpu {
 namespace {
 
+using openaclnn::cpu::BlockSize;
+using openaclnn::cpu::CeilDiv;
 using openaclnn::cpu::RowMatrixLd;
 using openaclnn::cpu::TapMatrixLd;
 
@@ -29,15 +32,6 @@ constexpr int64_t kTileRows = 256;
 constexpr int64_t kTileCols = 512;
 constexpr int64_t kMinChunkRows = 64;
 constexpr int64_t kMaxChunks = 256;
-
-int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-// Splits n into about equal blocks of at most `max_block`, rounded up to multiples of 16.
-int64_t BlockSize(int64_t n, int64_t max_block) {
-  if (n <= max_block) return std::max<int64_t>(n, 1);
-  const int64_t blocks = CeilDiv(n, max_block);
-  return CeilDiv(CeilDiv(n, blocks), 16) * 16;
-}
 
 // Loads `n` elements with element stride `stride` as floats, applying the emulation rounding.
 void LoadRounded(const void* src, aclDataType dtype, int64_t stride, int64_t n,
@@ -63,11 +57,6 @@ struct Operand {
   int64_t tap_stride = 0;
 };
 
-struct Tile {
-  int64_t r0, r1;  // output rows (t * B + b)
-  int64_t c0, c1;  // output columns (Cout)
-};
-
 struct Chunk {
   int which;  // 0: X rows, 1: W rows (k * Cin + ci)
   int64_t r0, r1;
@@ -84,22 +73,17 @@ class FastPlan : public Plan {
       x_.direct = plain && p.self.dtype == ACL_FLOAT && RowMatrixLd(p.self, &x_.ld);
       w_.direct =
           plain && p.weight.dtype == ACL_FLOAT && TapMatrixLd(p.weight, &w_.ld, &w_.tap_stride);
-      BookPanel(&x_, rows_x, p.c_in, ws);
-      BookPanel(&w_, rows_w, p.c_out, ws);
+      BookPanel(&x_, rows_x, p.c_in, 0, ws);
+      BookPanel(&w_, rows_w, p.c_out, p.c_in, ws);
       if (!x_.direct) AddChunks(0, rows_x);
       if (!w_.direct) AddChunks(1, rows_w);
     }
     serial_store_ = !layer_norm::CertainlyDisjoint(p.out);
     y_.direct = !p.round_result_to_half && p.out.dtype == ACL_FLOAT && !serial_store_ &&
                 RowMatrixLd(p.out, &y_.ld);
-    BookPanel(&y_, rows_y, p.c_out, ws);
+    BookPanel(&y_, rows_y, p.c_out, 0, ws);
     bias_ = ws->Book(sizeof(float) * std::max<int64_t>(p.c_out, 1));
-    const int64_t cols = BlockSize(p.c_out, kTileCols);
-    for (int64_t r = 0; r < rows_y; r += kTileRows) {
-      for (int64_t c = 0; c < p.c_out; c += cols) {
-        tiles_.push_back({r, std::min(rows_y, r + kTileRows), c, std::min(p.c_out, c + cols)});
-      }
-    }
+    tiles_ = openaclnn::cpu::TileGrid(1, rows_y, p.c_out, kTileRows, BlockSize(p.c_out, kTileCols));
   }
 
   Status Run(const Bindings& bindings, void* workspace) const override {
@@ -120,8 +104,8 @@ class FastPlan : public Plan {
                                 [&](int64_t i) { RunChunk(chunks_[i], s); });
     std::mutex error_mutex;
     Status first_error;
-    openaclnn::cpu::ParallelFor(static_cast<int64_t>(tiles_.size()), [&](int64_t i) {
-      Status st = RunTile(tiles_[i], s);
+    openaclnn::cpu::ParallelFor(tiles_.count(), [&](int64_t i) {
+      Status st = RunTile(tiles_.At(i), s);
       if (!st.ok()) {
         std::lock_guard<std::mutex> lock(error_mutex);
         if (first_error.ok()) first_error = std::move(st);
@@ -143,10 +127,12 @@ class FastPlan : public Plan {
     float* bias;
   };
 
-  void BookPanel(Operand* op, int64_t rows, int64_t cols, WorkspaceBooking* ws) {
+  // A packed fp32 panel of rows x cols; for W (tap_rows = Cin) each tap is a tap_rows x cols block.
+  // Empty panels keep stride 0: no product is formed from the dims of an empty tensor.
+  void BookPanel(Operand* op, int64_t rows, int64_t cols, int64_t tap_rows, WorkspaceBooking* ws) {
     if (op->direct) return;
     op->ld = std::max<int64_t>(cols, 1);
-    op->tap_stride = p_.c_in * op->ld;
+    op->tap_stride = rows > 0 && cols > 0 ? tap_rows * op->ld : 0;
     op->panel = ws->Book(sizeof(float) * std::max<int64_t>(rows * cols, 1));
   }
 
@@ -187,7 +173,8 @@ class FastPlan : public Plan {
     }
   }
 
-  Status RunTile(const Tile& t, const State& s) const {
+  // Output rows (t * B + b) [r0, r1), columns (Cout) [c0, c1).
+  Status RunTile(const openaclnn::cpu::TileGrid::Tile& t, const State& s) const {
     const int64_t B = p_.batch, cols = t.c1 - t.c0;
     float* out = s.y + t.c0;
     for (int64_t r = t.r0; r < t.r1; ++r) {
@@ -229,7 +216,7 @@ class FastPlan : public Plan {
   Operand x_, w_, y_;
   size_t bias_ = 0;
   std::vector<Chunk> chunks_;
-  std::vector<Tile> tiles_;
+  openaclnn::cpu::TileGrid tiles_;
 };
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include "backend/cpu/thread_pool.h"
 #include "kernels/cpu/gemm.h"
 #include "kernels/cpu/tbc_matrix.h"
+#include "kernels/cpu/tiling.h"
 #include "ops/conv_tbc_backward/cpu/rows.h"
 
 // In TBC layout row r = t * B + b of a (T, B, C) tensor is a C-vector, and a time shift by s is a
@@ -22,6 +23,8 @@
 namespace openaclnn::conv_tbc {
 namespace {
 
+using openaclnn::cpu::BlockSize;
+using openaclnn::cpu::CeilDiv;
 using openaclnn::cpu::RowMatrixLd;
 using openaclnn::cpu::TapMatrixLd;
 
@@ -35,15 +38,6 @@ constexpr int64_t kGwTileCols = 512;  // over Cout
 // bias partials stay small).
 constexpr int64_t kMinChunkRows = 64;
 constexpr int64_t kMaxChunks = 256;
-
-int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-// Splits n into about equal blocks of at most `max_block`, rounded up to multiples of 16.
-int64_t BlockSize(int64_t n, int64_t max_block) {
-  if (n <= max_block) return std::max<int64_t>(n, 1);
-  const int64_t blocks = CeilDiv(n, max_block);
-  return CeilDiv(CeilDiv(n, blocks), 16) * 16;
-}
 
 int64_t ChunkRows(int64_t rows) { return std::max(kMinChunkRows, CeilDiv(rows, kMaxChunks)); }
 
@@ -81,9 +75,9 @@ class FastPlan : public Plan {
       x_.direct = float_inputs && p.input.dtype == ACL_FLOAT && RowMatrixLd(p.input, &x_.ld);
       w_.direct = float_inputs && p.weight.dtype == ACL_FLOAT &&
                   TapMatrixLd(p.weight, &w_.ld, &w_.tap_stride);
-      BookPanel(&y_, rows_y, p.c_out, ws);
-      BookPanel(&x_, rows_x, p.c_in, ws);
-      BookPanel(&w_, rows_w, p.c_out, ws);
+      BookPanel(&y_, rows_y, p.c_out, 0, ws);
+      BookPanel(&x_, rows_x, p.c_in, 0, ws);
+      BookPanel(&w_, rows_w, p.c_out, p.c_in, ws);
     }
     const bool float_outputs = !p.round_result_to_half;
     gx_serial_ = MayOverlap(p.grad_input);
@@ -92,8 +86,8 @@ class FastPlan : public Plan {
                  RowMatrixLd(p.grad_input, &gx_.ld);
     gw_.direct = float_outputs && p.grad_weight.dtype == ACL_FLOAT && !gw_serial_ &&
                  TapMatrixLd(p.grad_weight, &gw_.ld, &gw_.tap_stride);
-    BookPanel(&gx_, rows_x, p.c_in, ws);
-    BookPanel(&gw_, rows_w, p.c_out, ws);
+    BookPanel(&gx_, rows_x, p.c_in, 0, ws);
+    BookPanel(&gw_, rows_w, p.c_out, p.c_in, ws);
 
     // Conversion and bias chunks. dY is always streamed: its pass carries the bias partials.
     y_chunk_rows_ = ChunkRows(rows_y);
@@ -107,21 +101,9 @@ class FastPlan : public Plan {
 
     // Product tiles, gradWeight first (its tiles carry the longer reductions).
     if (p.c_in > 0) {
-      const int64_t wr = BlockSize(p.c_in, kGwTileRows), wc = BlockSize(p.c_out, kGwTileCols);
-      for (int64_t k = 0; k < p.taps && p.c_out > 0; ++k) {
-        for (int64_t r = 0; r < p.c_in; r += wr) {
-          for (int64_t c = 0; c < p.c_out; c += wc) {
-            tiles_.push_back({true, k, r, std::min(p.c_in, r + wr), c, std::min(p.c_out, c + wc)});
-          }
-        }
-      }
-      const int64_t xc = BlockSize(p.c_in, kGxTileCols);
-      for (int64_t r = 0; r < rows_x; r += kGxTileRows) {
-        for (int64_t c = 0; c < p.c_in; c += xc) {
-          tiles_.push_back(
-              {false, 0, r, std::min(rows_x, r + kGxTileRows), c, std::min(p.c_in, c + xc)});
-        }
-      }
+      gw_tiles_ = cpu::TileGrid(p.taps, p.c_in, p.c_out, BlockSize(p.c_in, kGwTileRows),
+                                BlockSize(p.c_out, kGwTileCols));
+      gx_tiles_ = cpu::TileGrid(1, rows_x, p.c_in, kGxTileRows, BlockSize(p.c_in, kGxTileCols));
     }
   }
 
@@ -144,8 +126,8 @@ class FastPlan : public Plan {
                      [&](int64_t i) { RunChunk(chunks_[i], s); });
     std::mutex error_mutex;
     Status first_error;
-    cpu::ParallelFor(static_cast<int64_t>(tiles_.size()), [&](int64_t i) {
-      Status st = RunTile(tiles_[i], s);
+    cpu::ParallelFor(gw_tiles_.count() + gx_tiles_.count(), [&](int64_t i) {
+      Status st = RunTile(TileAt(i), s);
       if (!st.ok()) {
         std::lock_guard<std::mutex> lock(error_mutex);
         if (first_error.ok()) first_error = std::move(st);
@@ -166,10 +148,13 @@ class FastPlan : public Plan {
     float *y, *x, *w, *gx, *gw;
   };
 
-  void BookPanel(Operand* op, int64_t rows, int64_t cols, WorkspaceBooking* ws) {
+  // A packed fp32 panel of rows x cols. For the weight-shaped operands (tap_rows = Cin) each tap is
+  // a tap_rows x cols block; row-shaped operands pass tap_rows = 0. Empty panels keep stride 0, so
+  // no product is formed from a dimension of an empty tensor (which may be huge).
+  void BookPanel(Operand* op, int64_t rows, int64_t cols, int64_t tap_rows, WorkspaceBooking* ws) {
     if (op->direct) return;
     op->ld = std::max<int64_t>(cols, 1);
-    op->tap_stride = p_.c_in * op->ld;
+    op->tap_stride = rows > 0 && cols > 0 ? tap_rows * op->ld : 0;
     op->panel = ws->Book(sizeof(float) * std::max<int64_t>(rows * cols, 1));
   }
 
@@ -230,6 +215,14 @@ class FastPlan : public Plan {
       LoadRow(src, d.dtype, d.strides[2], p_.c_out, row);
       RoundRow(p_.rounding, row, p_.c_out);
     }
+  }
+
+  // Task i: the gradWeight tiles, then the gradInput tiles.
+  Tile TileAt(int64_t i) const {
+    const bool weight_grad = i < gw_tiles_.count();
+    const cpu::TileGrid::Tile g =
+        weight_grad ? gw_tiles_.At(i) : gx_tiles_.At(i - gw_tiles_.count());
+    return {weight_grad, g.layer, g.r0, g.r1, g.c0, g.c1};
   }
 
   Status RunTile(const Tile& t, const RunState& s) const {
@@ -351,7 +344,7 @@ class FastPlan : public Plan {
   int64_t y_chunk_rows_ = 1;
   size_t bias_partials_ = 0;
   std::vector<Chunk> chunks_;
-  std::vector<Tile> tiles_;
+  cpu::TileGrid gw_tiles_, gx_tiles_;
 };
 
 }  // namespace
