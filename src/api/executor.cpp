@@ -231,6 +231,10 @@ aclnnStatus RunPhase2(const char* op_name, void* workspace, uint64_t workspace_s
         static_cast<unsigned long long>(block.size -
                                         (reinterpret_cast<uintptr_t>(workspace) - block.base))));
   }
+  if (executor->workspace_size > 0) {
+    const Status resident = CheckResidence(workspace, "workspace");
+    if (!resident.ok()) return fail(resident);
+  }
   Status bound = CheckBindings(*executor);
   if (!bound.ok()) return fail(bound);
   Stream* target = nullptr;
@@ -251,12 +255,20 @@ aclnnStatus RunPhase2(const char* op_name, void* workspace, uint64_t workspace_s
       verbose_line = std::string("openaclnn: ") + op_name + " " + executor->problem + " impl=" +
                      (executor->implementation.empty() ? "none (nothing to compute)"
                                                        : executor->implementation) +
-                     " isa=" + cpu::ActiveIsa() + " " + prefix;
+                     (CudaStreamOf(target) != nullptr ? std::string(" device=CUDA")
+                                                      : std::string(" isa=") + cpu::ActiveIsa()) +
+                     " " + prefix;
     }
+    void* const cuda_stream = CudaStreamOf(target);
     try {
-      EnqueueTask(target, [plan, bindings, workspace, verbose_line]() -> Status {
+      EnqueueTask(target, [plan, bindings, workspace, verbose_line, cuda_stream]() -> Status {
         const double run_start = verbose_line.empty() ? 0 : NowMicros();
-        Status status = plan ? plan->Run(bindings, workspace) : Status::Ok();
+        Status status = Status::Ok();
+        if (plan && cuda_stream != nullptr) {
+          status = plan->Launch(bindings, workspace, cuda_stream);  // "run" is the launch time
+        } else if (plan) {
+          status = plan->Run(bindings, workspace);
+        }
         if (!verbose_line.empty()) {
           std::fprintf(stderr, "%s run=%.1fus%s\n", verbose_line.c_str(), NowMicros() - run_start,
                        status.ok() ? "" : " FAILED");

@@ -10,6 +10,7 @@
 #include "aclnn/acl_meta.h"
 #include "api/status.h"
 #include "api/tensor_desc.h"
+#include "runtime/device.h"
 
 namespace openaclnn {
 
@@ -34,8 +35,13 @@ struct BoundParam {
 class Plan {
  public:
   virtual ~Plan() = default;
-  // Runs on a stream worker. `workspace` holds at least the bytes booked in phase 1.
+  // CPU plans: runs on a stream worker. `workspace` holds at least the bytes booked in phase 1.
   virtual Status Run(const Bindings& bindings, void* workspace) const = 0;
+  // CUDA plans: queues the work on `cuda_stream` (a cudaStream_t) and returns without waiting;
+  // errors the GPU reports later surface at the stream's synchronisation.
+  virtual Status Launch(const Bindings& bindings, void* workspace, void* cuda_stream) const {
+    return ErrorStatus(ACLNN_ERR_INNER, "this plan runs on the CPU device only");
+  }
 };
 
 // Named, 64-byte aligned workspace reservations (oneDNN's scratchpad idea, without thread-count
@@ -71,6 +77,7 @@ struct PlanBuilder {
 template <class Problem>
 struct Implementation {
   const char* name;
+  DeviceKind device;  // the kind of device whose memory and streams the plan works on
   // nullptr when the implementation handles `problem`, otherwise why it declines.
   const char* (*declines)(const Problem& problem);
   std::unique_ptr<Plan> (*make_plan)(const Problem& problem, WorkspaceBooking* workspace);
@@ -85,8 +92,12 @@ template <class Problem, size_t kCount>
 Status ChooseImplementation(const char* op_key, const Implementation<Problem> (&list)[kCount],
                             const Problem& problem, PlanBuilder* builder) {
   const char* forced = ForcedImplementation(op_key);
+  const DeviceKind device = PlanningDeviceKind();
   std::string declined;
+  bool any_for_device = false;
   for (const Implementation<Problem>& impl : list) {
+    if (impl.device != device) continue;
+    any_for_device = true;
     if (forced != nullptr && std::string(forced) != impl.name) continue;
     if (const char* why = impl.declines(problem)) {
       declined += std::string(" ") + impl.name + ": " + why + ";";
@@ -97,6 +108,12 @@ Status ChooseImplementation(const char* op_key, const Implementation<Problem> (&
     if (VerboseEnabled() && !declined.empty())
       builder->implementation += " (declined:" + declined + ")";
     return Status::Ok();
+  }
+  if (!any_for_device) {
+    return ErrorStatus(ACLNN_ERR_INNER_FIND_KERNEL_ERROR,
+                       "%s has no implementation for the %s device yet (set OPENACLNN_DEVICE=cpu "
+                       "to run on the CPU)",
+                       op_key, DeviceKindName(device));
   }
   if (forced != nullptr && declined.empty()) {
     return ErrorStatus(ACLNN_ERR_INNER_FIND_KERNEL_ERROR,

@@ -4,6 +4,8 @@
 #include <cstdint>
 
 #include "api/dtype.h"
+#include "backend/cuda/runtime.h"
+#include "runtime/device.h"
 #include "runtime/memory.h"
 #include "runtime/meta.h"
 
@@ -89,6 +91,22 @@ int64_t Numel(const aclTensor& tensor) {
   return SaturatingProduct(tensor.view_dims, 0, tensor.view_dims.size());
 }
 
+Status CheckResidence(const void* data, const char* param) {
+  if (data == nullptr || PlanningDeviceKind() != DeviceKind::kCuda) return Status::Ok();
+  const int32_t device = CurrentDevice() < 0 ? 0 : CurrentDevice();
+  const int holder = cuda::DeviceOfPointer(data);
+  if (holder == device) return Status::Ok();
+  if (holder < 0) {
+    return ErrorStatus(ACLNN_ERR_PARAM_INVALID,
+                       "%s is in host memory, but the current device is GPU %d: it must be device "
+                       "memory (aclrtMalloc)",
+                       param, static_cast<int>(device));
+  }
+  return ErrorStatus(ACLNN_ERR_PARAM_INVALID,
+                     "%s is in the memory of GPU %d, but the current device is GPU %d", param,
+                     holder, static_cast<int>(device));
+}
+
 namespace {
 
 // The extent check on raw view metadata, shared by aclTensor and TensorDesc.
@@ -147,6 +165,7 @@ Status CheckExtent(aclDataType dtype, size_t rank, const int64_t* dims, const in
     return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "%s byte size overflows size_t (shape %s)", param,
                        shape().c_str());
   }
+  OPENACLNN_RETURN_IF_ERROR(CheckResidence(data, param));
   AllocationBlock block;
   if (data != nullptr && FindAllocation(data, &block)) {
     const uint64_t available = block.size - (reinterpret_cast<uintptr_t>(data) - block.base);

@@ -52,6 +52,10 @@ int64_t Numel(const aclTensor& tensor);  // product of view dims (saturating at 
 // derives from view dims far from 64-bit overflow, even for views that repeat elements (stride 0).
 inline constexpr int64_t kMaxViewElements = int64_t{1} << 40;
 
+// On a CUDA device: 161002 naming `param` unless `data` (when not null) is memory of the current
+// GPU. On the CPU device any address is accepted.
+Status CheckResidence(const void* data, const char* param);
+
 // Checks the tensor's addressable bytes: element count at most kMaxViewElements, byte extent
 // within int64/size_t, and, when the storage address lies inside a block from aclrtMalloc, every
 // view element inside that block. Plain host memory is accepted on the CPU device. Returns 161002

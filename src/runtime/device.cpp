@@ -2,6 +2,8 @@
 
 #include "runtime/device.h"
 
+#include <cstdlib>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -9,6 +11,7 @@
 
 #include "acl/acl_rt.h"
 #include "aclnn/aclnn_base.h"
+#include "backend/cuda/runtime.h"
 #include "runtime/error.h"
 #include "runtime/stream_impl.h"
 #include "runtime/sysparam.h"
@@ -61,8 +64,23 @@ aclError Fail(aclError code, const std::string& message) {
 
 }  // namespace
 
-int32_t DeviceCount() { return 1; }
-DeviceKind KindOfDevice(int32_t) { return DeviceKind::kCpu; }
+const char* DeviceKindName(DeviceKind kind) { return kind == DeviceKind::kCuda ? "CUDA" : "CPU"; }
+
+// OPENACLNN_DEVICE: "cpu" forces the CPU device, "cuda" asks for the GPUs (none visible when the
+// backend or a GPU is missing), anything else or unset picks the GPUs when there are any.
+DeviceKind ProcessDeviceKind() {
+  static const DeviceKind kind = [] {
+    const char* env = std::getenv("OPENACLNN_DEVICE");
+    if (env != nullptr && std::strcmp(env, "cpu") == 0) return DeviceKind::kCpu;
+    if (env != nullptr && std::strcmp(env, "cuda") == 0) return DeviceKind::kCuda;
+    return cuda::DeviceCount() > 0 ? DeviceKind::kCuda : DeviceKind::kCpu;
+  }();
+  return kind;
+}
+
+int32_t DeviceCount() { return ProcessDeviceKind() == DeviceKind::kCuda ? cuda::DeviceCount() : 1; }
+DeviceKind KindOfDevice(int32_t) { return ProcessDeviceKind(); }
+DeviceKind PlanningDeviceKind() { return ProcessDeviceKind(); }
 int32_t CurrentDevice() {
   if (t_current_device < 0) return -1;
   Runtime& rt = TheRuntime();
@@ -173,9 +191,21 @@ aclError aclrtGetDeviceCount(uint32_t* count) {
 
 aclError aclrtSetDevice(int32_t deviceId) {
   if (deviceId < 0 || deviceId >= openaclnn::DeviceCount()) {
-    return Fail(ACL_ERROR_RT_INVALID_DEVICEID,
-                "aclrtSetDevice: deviceId " + std::to_string(deviceId) + " is not in [0, " +
-                    std::to_string(openaclnn::DeviceCount()) + ") (device 0 is the CPU)");
+    const bool gpus = openaclnn::ProcessDeviceKind() == openaclnn::DeviceKind::kCuda;
+    return Fail(
+        ACL_ERROR_RT_INVALID_DEVICEID,
+        "aclrtSetDevice: deviceId " + std::to_string(deviceId) + " is not in [0, " +
+            std::to_string(openaclnn::DeviceCount()) + ")" +
+            (gpus ? std::string(" (the devices are the GPUs") +
+                        (openaclnn::DeviceCount() == 0 ? std::string(", and there are none: ") +
+                                                             openaclnn::cuda::UnavailableReason()
+                                                       : std::string()) +
+                        ")"
+                  : std::string(" (device 0 is the CPU)")));
+  }
+  if (openaclnn::KindOfDevice(deviceId) == openaclnn::DeviceKind::kCuda) {
+    const openaclnn::Status selected = openaclnn::cuda::SetDevice(deviceId);
+    if (!selected.ok()) return Fail(selected.code(), "aclrtSetDevice: " + selected.message());
   }
   auto& rt = TheRuntime();
   std::lock_guard<std::mutex> lock(rt.mutex);
@@ -183,12 +213,11 @@ aclError aclrtSetDevice(int32_t deviceId) {
   if (!context) {
     auto fresh = std::make_unique<openaclnn::Context>();
     fresh->device = deviceId;
-    try {
-      fresh->default_stream = openaclnn::CreateRegisteredStream(deviceId);
-    } catch (...) {
+    openaclnn::Status created = openaclnn::CreateRegisteredStream(deviceId, &fresh->default_stream);
+    if (!created.ok()) {
       rt.contexts.erase(deviceId);
       return Fail(ACL_ERROR_RT_RESOURCE_ALLOC_FAIL,
-                  "aclrtSetDevice: could not start the default stream's worker thread");
+                  "aclrtSetDevice: could not create the default stream: " + created.message());
     }
     context = std::move(fresh);
   }

@@ -1,7 +1,8 @@
 #pragma once
-// Devices and their default contexts. Device 0 is the CPU. A device kind (CPU today) decides
-// which backend runs an operator and how memory and streams behave, so another kind (CUDA) can
-// be added behind the same public functions.
+// Devices and their default contexts. A device kind decides which backend runs an operator and
+// how memory and streams behave. With the CUDA backend built and a GPU present, devices 0..n-1 are
+// the GPUs (CANN code expects its device 0); otherwise, or with OPENACLNN_DEVICE=cpu, device 0 is
+// the CPU.
 
 #include <cstdint>
 
@@ -9,13 +10,19 @@
 
 namespace openaclnn {
 
-enum class DeviceKind { kCpu };
+enum class DeviceKind { kCpu, kCuda };
+
+const char* DeviceKindName(DeviceKind kind);  // "CPU", "CUDA"
 
 class Stream;
 
 // Number of devices visible to aclrtSetDevice.
 int32_t DeviceCount();
 DeviceKind KindOfDevice(int32_t device);
+// The kind of every device this process sees (fixed at the first query).
+DeviceKind ProcessDeviceKind();
+// The kind phase 1 plans for: the current device's, or the process's when the thread has none.
+DeviceKind PlanningDeviceKind();
 // The calling thread's current device, or -1 when it has none.
 int32_t CurrentDevice();
 // The default stream of the calling thread's current device; nullptr when it has none.

@@ -1,4 +1,6 @@
-// Device and host memory of the CPU device, with the allocation table.
+// Device and host memory, with the allocation table. On the CPU device "device" memory is aligned
+// host memory; on a CUDA device it comes from cudaMalloc (and host memory from cudaMallocHost, so
+// copies from it run asynchronously).
 
 #include "runtime/memory.h"
 
@@ -12,6 +14,7 @@
 #include <string>
 
 #include "acl/acl_rt.h"
+#include "backend/cuda/runtime.h"
 #include "runtime/device.h"
 #include "runtime/error.h"
 #include "runtime/stream.h"
@@ -120,6 +123,23 @@ aclError CheckSet(const char* api, void* devPtr, size_t maxCount, size_t count) 
   return CheckRange(api, "destination", devPtr, count);
 }
 
+bool OnCuda() { return ProcessDeviceKind() == DeviceKind::kCuda; }
+
+aclError FailStatus(const char* api, const Status& status) {
+  return Fail(status.code(), std::string(api) + ": " + status.message());
+}
+
+// The current GPU's CUDA stream behind an aclrtStream, for the asynchronous copies.
+aclError ResolveCudaStream(const char* api, aclrtStream handle, Stream** stream) {
+  const aclError e = ResolveStream(handle, stream);
+  if (e != ACL_SUCCESS) return e;
+  if (CudaStreamOf(*stream) == nullptr) {
+    return Fail(ACL_ERROR_RT_STREAM_CONTEXT,
+                std::string(api) + ": the stream does not belong to a CUDA device");
+  }
+  return ACL_SUCCESS;
+}
+
 }  // namespace
 
 bool FindAllocation(const void* address, AllocationBlock* block) {
@@ -147,7 +167,20 @@ aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
   if (size == 0) {
     return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMalloc: size must be greater than 0, got 0");
   }
-  void* p = openaclnn::AllocateAligned(size);
+  void* p = nullptr;
+  if (openaclnn::OnCuda()) {
+    if (openaclnn::CurrentDevice() < 0) {
+      return Fail(ACL_ERROR_RT_CONTEXT_NULL,
+                  "aclrtMalloc: this thread has no current GPU: call aclrtSetDevice first");
+    }
+    const openaclnn::Status st = openaclnn::cuda::Malloc(&p, size);
+    if (!st.ok()) {
+      *devPtr = nullptr;
+      return openaclnn::FailStatus("aclrtMalloc", st);
+    }
+  } else {
+    p = openaclnn::AllocateAligned(size);
+  }
   if (p == nullptr) {
     *devPtr = nullptr;
     return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
@@ -178,6 +211,11 @@ aclError aclrtFree(void* devPtr) {
     }
     table.device_blocks.erase(it);
   }
+  if (openaclnn::OnCuda()) {
+    const openaclnn::Status st = openaclnn::cuda::Free(devPtr);
+    if (!st.ok()) return openaclnn::FailStatus("aclrtFree", st);
+    return ACL_SUCCESS;
+  }
   std::free(devPtr);
   return ACL_SUCCESS;
 }
@@ -187,7 +225,16 @@ aclError aclrtMallocHost(void** hostPtr, size_t size) {
   if (size == 0) {
     return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMallocHost: size must be greater than 0, got 0");
   }
-  void* p = openaclnn::AllocateAligned(size);
+  void* p = nullptr;
+  if (openaclnn::OnCuda()) {
+    const openaclnn::Status st = openaclnn::cuda::MallocHost(&p, size);
+    if (!st.ok()) {
+      *hostPtr = nullptr;
+      return openaclnn::FailStatus("aclrtMallocHost", st);
+    }
+  } else {
+    p = openaclnn::AllocateAligned(size);
+  }
   if (p == nullptr) {
     *hostPtr = nullptr;
     return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
@@ -210,6 +257,10 @@ aclError aclrtFreeHost(void* hostPtr) {
                                                " is not the start of a live aclrtMallocHost block");
     }
   }
+  if (openaclnn::OnCuda()) {
+    const openaclnn::Status st = openaclnn::cuda::FreeHost(hostPtr);
+    return st.ok() ? ACL_SUCCESS : openaclnn::FailStatus("aclrtFreeHost", st);
+  }
   std::free(hostPtr);
   return ACL_SUCCESS;
 }
@@ -218,6 +269,10 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
                      aclrtMemcpyKind kind) {
   const aclError e = openaclnn::CheckCopy("aclrtMemcpy", dst, destMax, src, count, kind);
   if (e != ACL_SUCCESS) return e;
+  if (count > 0 && openaclnn::OnCuda()) {
+    const openaclnn::Status st = openaclnn::cuda::Memcpy(dst, src, count);
+    return st.ok() ? ACL_SUCCESS : openaclnn::FailStatus("aclrtMemcpy", st);
+  }
   if (count > 0) std::memmove(dst, src, count);
   return ACL_SUCCESS;
 }
@@ -226,6 +281,14 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
                           aclrtMemcpyKind kind, aclrtStream stream) {
   aclError e = openaclnn::CheckCopy("aclrtMemcpyAsync", dst, destMax, src, count, kind);
   if (e != ACL_SUCCESS) return e;
+  if (openaclnn::OnCuda()) {
+    openaclnn::Stream* s = nullptr;
+    e = openaclnn::ResolveCudaStream("aclrtMemcpyAsync", stream, &s);
+    if (e != ACL_SUCCESS || count == 0) return e;
+    const openaclnn::Status st =
+        openaclnn::cuda::MemcpyAsync(dst, src, count, openaclnn::CudaStreamOf(s));
+    return st.ok() ? ACL_SUCCESS : openaclnn::FailStatus("aclrtMemcpyAsync", st);
+  }
   openaclnn::Stream* s = nullptr;
   e = openaclnn::ResolveStream(stream, &s);
   if (e != ACL_SUCCESS) return e;
@@ -239,6 +302,10 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
 aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
   const aclError e = openaclnn::CheckSet("aclrtMemset", devPtr, maxCount, count);
   if (e != ACL_SUCCESS) return e;
+  if (count > 0 && openaclnn::OnCuda()) {
+    const openaclnn::Status st = openaclnn::cuda::Memset(devPtr, value, count);
+    return st.ok() ? ACL_SUCCESS : openaclnn::FailStatus("aclrtMemset", st);
+  }
   if (count > 0) std::memset(devPtr, value, count);
   return ACL_SUCCESS;
 }
@@ -247,6 +314,14 @@ aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t c
                           aclrtStream stream) {
   aclError e = openaclnn::CheckSet("aclrtMemsetAsync", devPtr, maxCount, count);
   if (e != ACL_SUCCESS) return e;
+  if (openaclnn::OnCuda()) {
+    openaclnn::Stream* s = nullptr;
+    e = openaclnn::ResolveCudaStream("aclrtMemsetAsync", stream, &s);
+    if (e != ACL_SUCCESS || count == 0) return e;
+    const openaclnn::Status st =
+        openaclnn::cuda::MemsetAsync(devPtr, value, count, openaclnn::CudaStreamOf(s));
+    return st.ok() ? ACL_SUCCESS : openaclnn::FailStatus("aclrtMemsetAsync", st);
+  }
   openaclnn::Stream* s = nullptr;
   e = openaclnn::ResolveStream(stream, &s);
   if (e != ACL_SUCCESS) return e;

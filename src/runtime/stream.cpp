@@ -10,15 +10,23 @@
 
 #include "acl/acl_rt.h"
 #include "backend/cpu/spin.h"
+#include "backend/cuda/runtime.h"
 #include "runtime/device.h"
 #include "runtime/error.h"
 #include "runtime/stream_impl.h"
 
 namespace openaclnn {
 
-Stream::Stream(int32_t device) : device_(device), worker_([this] { Drain(); }) {}
+Stream::Stream(int32_t device, void* cuda_stream) : device_(device), cuda_stream_(cuda_stream) {
+  if (cuda_stream_ == nullptr) worker_ = std::thread([this] { Drain(); });
+}
 
 Stream::~Stream() {
+  if (cuda_stream_ != nullptr) {
+    (void)cuda::SynchronizeStream(cuda_stream_);
+    (void)cuda::DestroyStream(cuda_stream_);
+    return;
+  }
   {
     std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;
@@ -28,6 +36,18 @@ Stream::~Stream() {
 }
 
 void Stream::Enqueue(StreamTask task) {
+  if (cuda_stream_ != nullptr) {
+    // The task only queues GPU work; the mutex keeps tasks from several threads in order.
+    std::lock_guard<std::mutex> lock(mutex_);
+    Status status;
+    try {
+      status = task();
+    } catch (...) {
+      status = ErrorStatus(ACL_ERROR_RT_INTERNAL_ERROR, "a stream task threw an exception");
+    }
+    if (!status.ok() && first_error_.ok()) first_error_ = std::move(status);
+    return;
+  }
   {
     std::lock_guard<std::mutex> lock(mutex_);
     queue_.push_back(std::move(task));
@@ -37,6 +57,13 @@ void Stream::Enqueue(StreamTask task) {
 }
 
 Status Stream::Synchronize() {
+  if (cuda_stream_ != nullptr) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    Status gpu = cuda::SynchronizeStream(cuda_stream_);
+    Status first = std::move(first_error_);
+    first_error_ = Status();
+    return first.ok() ? gpu : first;
+  }
   SpinUntil([this] { return outstanding_.load(std::memory_order_acquire) == 0; });
   std::unique_lock<std::mutex> lock(mutex_);
   idle_.wait(lock, [this] { return queue_.empty() && !running_; });
@@ -116,12 +143,22 @@ aclError ResolveStream(aclrtStream handle, Stream** stream) {
 }
 
 void EnqueueTask(Stream* stream, StreamTask task) { stream->Enqueue(std::move(task)); }
+void* CudaStreamOf(Stream* stream) { return stream->cuda_stream(); }
 
-Stream* CreateRegisteredStream(int32_t device) {
-  Stream* stream = new Stream(device);
+Status CreateRegisteredStream(int32_t device, Stream** stream) {
+  void* cuda_stream = nullptr;
+  if (KindOfDevice(device) == DeviceKind::kCuda) {
+    OPENACLNN_RETURN_IF_ERROR(cuda::CreateStream(&cuda_stream));
+  }
+  try {
+    *stream = new Stream(device, cuda_stream);
+  } catch (...) {
+    if (cuda_stream != nullptr) (void)cuda::DestroyStream(cuda_stream);
+    return ErrorStatus(ACL_ERROR_RT_RESOURCE_ALLOC_FAIL, "could not start the stream's worker");
+  }
   std::lock_guard<std::mutex> lock(RegistryMutex());
-  LiveStreams().insert(stream);
-  return stream;
+  LiveStreams().insert(*stream);
+  return Status::Ok();
 }
 
 void DestroyRegisteredStream(Stream* stream) {
@@ -154,12 +191,13 @@ extern "C" aclError aclrtCreateStream(aclrtStream* stream) {
         "aclrtCreateStream: this thread has no current device: call aclrtSetDevice first");
     return ACL_ERROR_RT_CONTEXT_NULL;
   }
-  try {
-    *stream = openaclnn::CreateRegisteredStream(device);
-  } catch (...) {
-    openaclnn::SetRecentError("aclrtCreateStream: could not start the stream's worker thread");
+  openaclnn::Stream* created = nullptr;
+  const openaclnn::Status status = openaclnn::CreateRegisteredStream(device, &created);
+  if (!status.ok()) {
+    openaclnn::SetRecentError("aclrtCreateStream: " + status.message());
     return ACL_ERROR_RT_RESOURCE_ALLOC_FAIL;
   }
+  *stream = created;
   return ACL_SUCCESS;
 }
 

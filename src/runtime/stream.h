@@ -1,5 +1,5 @@
 #pragma once
-// CPU streams: in-order queues drained by a worker thread each.
+// Streams: in-order queues of work on a device (see stream_impl.h).
 
 #include <functional>
 
@@ -16,7 +16,10 @@ using StreamTask = std::function<Status()>;
 // Resolves a user handle; nullptr means the current device's default stream (the device is set
 // implicitly to 0 if the thread has none). Returns an aclError and sets the recent error.
 aclError ResolveStream(aclrtStream handle, Stream** stream);
-// Queues `task`; returns at once.
+// Queues `task`; returns at once. On a CUDA stream the task runs now, on the calling thread, and
+// must only queue GPU work on CudaStreamOf(stream).
 void EnqueueTask(Stream* stream, StreamTask task);
+// The cudaStream_t behind a stream of a CUDA device; nullptr for a CPU stream.
+void* CudaStreamOf(Stream* stream);
 
 }  // namespace openaclnn

@@ -1,5 +1,6 @@
 #pragma once
-// The CPU stream: an in-order queue drained by one worker thread.
+// A stream. On the CPU device: an in-order queue drained by one worker thread. On a CUDA device:
+// a CUDA stream; tasks run on the calling thread and only queue GPU work on it.
 
 #include <atomic>
 #include <condition_variable>
@@ -14,12 +15,15 @@ namespace openaclnn {
 
 class Stream {
  public:
-  explicit Stream(int32_t device);
+  // `cuda_stream` (a cudaStream_t the Stream then owns) makes it a CUDA stream.
+  Stream(int32_t device, void* cuda_stream);
   ~Stream();  // runs what is queued, then stops the worker
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
 
   int32_t device() const { return device_; }
+  // The cudaStream_t of a CUDA stream; nullptr on the CPU device.
+  void* cuda_stream() const { return cuda_stream_; }
   void Enqueue(StreamTask task);
   // Waits until every queued task has run; returns (and forgets) the first failure since the
   // previous synchronisation.
@@ -29,6 +33,7 @@ class Stream {
   void Drain();
 
   const int32_t device_;
+  void* const cuda_stream_;
   std::mutex mutex_;
   std::condition_variable work_ready_;
   std::condition_variable idle_;
@@ -37,11 +42,12 @@ class Stream {
   std::atomic<int64_t> outstanding_{0};  // queued or running tasks, readable without the mutex
   bool stopping_ = false;
   Status first_error_;
-  std::thread worker_;  // last: starts after the members it uses exist
+  std::thread worker_;  // CPU streams; started last, after the members it uses exist
 };
 
 bool IsLiveStream(Stream* stream);
-Stream* CreateRegisteredStream(int32_t device);
+// A new stream on `device` (a CUDA stream on a GPU, which must be the thread's current device).
+Status CreateRegisteredStream(int32_t device, Stream** stream);
 void DestroyRegisteredStream(Stream* stream);
 // Synchronises and turns a task failure into an aclError plus the recent error message.
 aclError SynchronizeAndReport(Stream* stream);

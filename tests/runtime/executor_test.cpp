@@ -47,8 +47,8 @@ std::unique_ptr<Plan> MakeAddOne(const AddOneProblem& p, WorkspaceBooking* ws) {
 }
 
 const Implementation<AddOneProblem> kImpls[] = {
-    {"never", DeclinesEverything, MakeAddOne},
-    {"reference", DeclinesNothing, MakeAddOne},
+    {"never", DeviceKind::kCpu, DeclinesEverything, MakeAddOne},
+    {"reference", DeviceKind::kCpu, DeclinesNothing, MakeAddOne},
 };
 
 aclnnStatus AddOneGetWorkspaceSize(const aclTensor* x, aclTensor* y, uint64_t* ws,

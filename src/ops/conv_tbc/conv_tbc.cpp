@@ -25,8 +25,8 @@ namespace {
 
 // Ordered list: the first that accepts the problem runs; the reference is last.
 const Implementation<Problem> kImplementations[] = {
-    {"cpu_gemm", cpu::FastDeclines, cpu::MakeFastPlan},
-    {"reference", ReferenceDeclines, MakeReferencePlan},
+    {"cpu_gemm", DeviceKind::kCpu, cpu::FastDeclines, cpu::MakeFastPlan},
+    {"reference", DeviceKind::kCpu, ReferenceDeclines, MakeReferencePlan},
 };
 
 }  // namespace

@@ -10,8 +10,8 @@ namespace {
 
 // Ordered list: the first that accepts the problem runs; the reference is last.
 const Implementation<Problem> kImplementations[] = {
-    {"cpu_gemm", FastDeclines, MakeFastPlan},
-    {"reference", ReferenceDeclines, MakeReferencePlan},
+    {"cpu_gemm", DeviceKind::kCpu, FastDeclines, MakeFastPlan},
+    {"reference", DeviceKind::kCpu, ReferenceDeclines, MakeReferencePlan},
 };
 
 }  // namespace

@@ -36,8 +36,8 @@ namespace {
 constexpr const char* kOpName = "aclnnLayerNorm";
 
 const Implementation<Problem> kImplementations[] = {
-    {"cpu_fused_rows", cpu::FastDeclines, cpu::MakeFastPlan},
-    {"reference", ReferenceDeclines, MakeReferencePlan},
+    {"cpu_fused_rows", DeviceKind::kCpu, cpu::FastDeclines, cpu::MakeFastPlan},
+    {"reference", DeviceKind::kCpu, ReferenceDeclines, MakeReferencePlan},
 };
 
 aclnnStatus Phase1(const aclTensor* input, const aclIntArray* normalized_shape,

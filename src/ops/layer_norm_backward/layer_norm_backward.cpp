@@ -31,8 +31,8 @@ std::string Problem::Describe() const {
 namespace {
 
 const Implementation<Problem> kImplementations[] = {
-    {"cpu_fused_rows", cpu::FastDeclines, cpu::MakeFastPlan},
-    {"reference", ReferenceDeclines, MakeReferencePlan},
+    {"cpu_fused_rows", DeviceKind::kCpu, cpu::FastDeclines, cpu::MakeFastPlan},
+    {"reference", DeviceKind::kCpu, ReferenceDeclines, MakeReferencePlan},
 };
 
 // Nothing to compute: no output wanted, N == 0 (every output is empty), or M == 0 with only

@@ -1,0 +1,39 @@
+#pragma once
+// The CUDA runtime calls the device-neutral runtime (src/runtime) needs, behind an interface with
+// no CUDA types, so that code compiles with or without the CUDA backend. Without it (or without a
+// driver or GPU) DeviceCount() is 0 and nothing else is called.
+
+#include <cstddef>
+
+#include "api/status.h"
+
+namespace openaclnn::cuda {
+
+// True when the library was built with the CUDA backend.
+bool Built();
+// GPUs the CUDA runtime reports; 0 without the backend, a driver or a GPU.
+int DeviceCount();
+// Why DeviceCount() is 0 ("" when it is not).
+const char* UnavailableReason();
+
+// Makes GPU `device` current for the calling thread.
+Status SetDevice(int device);
+Status Malloc(void** ptr, size_t bytes);
+Status Free(void* ptr);
+// Page-locked host memory.
+Status MallocHost(void** ptr, size_t bytes);
+Status FreeHost(void* ptr);
+// Copies between any host and device addresses (unified addressing decides the direction).
+Status Memcpy(void* dst, const void* src, size_t count);
+Status MemcpyAsync(void* dst, const void* src, size_t count, void* stream);
+Status Memset(void* ptr, int value, size_t count);
+Status MemsetAsync(void* ptr, int value, size_t count, void* stream);
+// A non-blocking stream on the calling thread's current GPU.
+Status CreateStream(void** stream);
+Status DestroyStream(void* stream);
+// Waits for the stream; returns the first error its work raised.
+Status SynchronizeStream(void* stream);
+// The GPU whose memory holds `ptr` (device or managed memory), or -1 for host memory.
+int DeviceOfPointer(const void* ptr);
+
+}  // namespace openaclnn::cuda
