@@ -6,10 +6,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <new>
 #include <set>
 
+#include "api/host_staged.h"
 #include "api/tensor_desc.h"
 #include "backend/cpu/isa.h"
 #include "runtime/error.h"
@@ -24,6 +26,7 @@ struct aclOpExecutor {
   std::string problem;
   std::string implementation;
   uint64_t workspace_size = 0;
+  bool host_staged = false;  // a CPU plan on a CUDA device
   bool repeatable = false;
   double phase1_us = 0;
   openaclnn::Bindings bindings;
@@ -156,6 +159,7 @@ aclnnStatus FinishPhase1(const char* op_name, double start_us, const Status& sta
     ex->problem = std::move(builder->problem);
     ex->implementation = std::move(builder->implementation);
     ex->workspace_size = builder->workspace.total();
+    ex->host_staged = builder->host_staged;
     const std::initializer_list<const aclTensor*>* lists[2] = {&inputs, &outputs};
     for (int side = 0; side < 2; ++side) {
       ex->num_params[side] = static_cast<int>(lists[side]->size());
@@ -260,21 +264,37 @@ aclnnStatus RunPhase2(const char* op_name, void* workspace, uint64_t workspace_s
                      " " + prefix;
     }
     void* const cuda_stream = CudaStreamOf(target);
+    std::function<Status()> staged;
+    if (executor->host_staged && cuda_stream != nullptr) {
+      // The run needs the frozen views to find each tensor's bytes; the workspace lives on the
+      // host.
+      StagedParams views;
+      for (int side = 0; side < 2; ++side) {
+        views.count[side] = executor->num_params[side];
+        for (int i = 0; i < kMaxBindings; ++i) views.params[side][i] = executor->params[side][i];
+      }
+      staged = [plan, views, bindings, size = executor->workspace_size, cuda_stream]() -> Status {
+        return RunHostStaged(*plan, views, bindings, size, cuda_stream);
+      };
+    }
     try {
-      EnqueueTask(target, [plan, bindings, workspace, verbose_line, cuda_stream]() -> Status {
-        const double run_start = verbose_line.empty() ? 0 : NowMicros();
-        Status status = Status::Ok();
-        if (plan && cuda_stream != nullptr) {
-          status = plan->Launch(bindings, workspace, cuda_stream);  // "run" is the launch time
-        } else if (plan) {
-          status = plan->Run(bindings, workspace);
-        }
-        if (!verbose_line.empty()) {
-          std::fprintf(stderr, "%s run=%.1fus%s\n", verbose_line.c_str(), NowMicros() - run_start,
-                       status.ok() ? "" : " FAILED");
-        }
-        return status;
-      });
+      EnqueueTask(
+          target, [plan, bindings, workspace, verbose_line, cuda_stream, staged]() -> Status {
+            const double run_start = verbose_line.empty() ? 0 : NowMicros();
+            Status status = Status::Ok();
+            if (plan && staged) {
+              status = staged();
+            } else if (plan && cuda_stream != nullptr) {
+              status = plan->Launch(bindings, workspace, cuda_stream);  // "run" is the launch time
+            } else if (plan) {
+              status = plan->Run(bindings, workspace);
+            }
+            if (!verbose_line.empty()) {
+              std::fprintf(stderr, "%s run=%.1fus%s\n", verbose_line.c_str(),
+                           NowMicros() - run_start, status.ok() ? "" : " FAILED");
+            }
+            return status;
+          });
     } catch (const std::bad_alloc&) {
       return fail(ErrorStatus(ACLNN_ERR_INNER, "out of host memory while queueing the task"));
     }

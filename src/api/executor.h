@@ -71,6 +71,8 @@ struct PlanBuilder {
   // values do not matter): phase 2 does not ask for their addresses.
   std::array<bool, kMaxBindings> input_unused{};
   std::array<bool, kMaxBindings> output_unused{};
+  // A CPU plan chosen for a CUDA device: phase 2 runs it on host copies (api/host_staged.h).
+  bool host_staged = false;
 };
 
 // One entry of an operator's ordered implementation list; the reference comes last.
@@ -88,34 +90,38 @@ const char* ForcedImplementation(const char* op_key);
 // Prints one line when OPENACLNN_VERBOSE is set.
 bool VerboseEnabled();
 
+// Picks the first implementation for the current device kind that accepts `problem` (or the one
+// OPENACLNN_FORCE_IMPL names). On a CUDA device, when none does, a CPU implementation runs
+// host-staged.
 template <class Problem, size_t kCount>
 Status ChooseImplementation(const char* op_key, const Implementation<Problem> (&list)[kCount],
                             const Problem& problem, PlanBuilder* builder) {
   const char* forced = ForcedImplementation(op_key);
   const DeviceKind device = PlanningDeviceKind();
   std::string declined;
-  bool any_for_device = false;
-  for (const Implementation<Problem>& impl : list) {
-    if (impl.device != device) continue;
-    any_for_device = true;
-    if (forced != nullptr && std::string(forced) != impl.name) continue;
-    if (const char* why = impl.declines(problem)) {
-      declined += std::string(" ") + impl.name + ": " + why + ";";
-      continue;
+  bool forced_exists = false;
+  auto try_kind = [&](DeviceKind kind) {
+    for (const Implementation<Problem>& impl : list) {
+      if (impl.device != kind) continue;
+      if (forced != nullptr && std::string(forced) != impl.name) continue;
+      forced_exists = true;
+      if (const char* why = impl.declines(problem)) {
+        declined += std::string(" ") + impl.name + ": " + why + ";";
+        continue;
+      }
+      builder->plan = impl.make_plan(problem, &builder->workspace);
+      builder->implementation = impl.name;
+      builder->host_staged = kind != device;
+      if (builder->host_staged) builder->implementation += " (host-staged)";
+      if (VerboseEnabled() && !declined.empty())
+        builder->implementation += " (declined:" + declined + ")";
+      return true;
     }
-    builder->plan = impl.make_plan(problem, &builder->workspace);
-    builder->implementation = impl.name;
-    if (VerboseEnabled() && !declined.empty())
-      builder->implementation += " (declined:" + declined + ")";
-    return Status::Ok();
-  }
-  if (!any_for_device) {
-    return ErrorStatus(ACLNN_ERR_INNER_FIND_KERNEL_ERROR,
-                       "%s has no implementation for the %s device yet (set OPENACLNN_DEVICE=cpu "
-                       "to run on the CPU)",
-                       op_key, DeviceKindName(device));
-  }
-  if (forced != nullptr && declined.empty()) {
+    return false;
+  };
+  if (try_kind(device)) return Status::Ok();
+  if (device == DeviceKind::kCuda && try_kind(DeviceKind::kCpu)) return Status::Ok();
+  if (forced != nullptr && !forced_exists) {
     return ErrorStatus(ACLNN_ERR_INNER_FIND_KERNEL_ERROR,
                        "OPENACLNN_FORCE_IMPL names \"%s\", which is not an implementation of %s",
                        forced, op_key);
