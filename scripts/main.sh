@@ -35,6 +35,14 @@ mode=${OPENACLNN_BENCH:-quick}
 for bench in build/release/bench/bench_*; do
   [ -x "$bench" ] || continue
   echo "--- $(basename "$bench") ($mode)"
-  if [ "$mode" = full ]; then "$bench"; else "$bench" --quick; fi
+  # The CPU benchmarks fill device memory from the host: they run on the CPU device even where a
+  # GPU is the default. bench_cuda_ops measures the GPU, and says so where there is none.
+  device=cpu
+  [ "$(basename "$bench")" = bench_cuda_ops ] && device=${OPENACLNN_DEVICE:-auto}
+  if [ "$mode" = full ]; then
+    OPENACLNN_DEVICE=$device "$bench"
+  else
+    OPENACLNN_DEVICE=$device "$bench" --quick
+  fi
 done
 step "done"
