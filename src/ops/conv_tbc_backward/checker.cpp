@@ -1,13 +1,12 @@
 #include "ops/conv_tbc_backward/checker.h"
 
-#include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "api/dtype.h"
+#include "api/strided.h"
 #include "runtime/meta.h"
 #include "runtime/sysparam.h"
 
@@ -195,19 +194,6 @@ float ApplyRounding(InputRounding rounding, float value) {
   }
 }
 
-bool MayOverlap(const TensorDesc& desc) {
-  std::vector<std::pair<int64_t, int64_t>> dims;  // (|stride|, size) of dims with size > 1
-  for (int i = 0; i < desc.rank; ++i) {
-    if (desc.dims[i] == 0) return false;  // nothing is written
-    if (desc.dims[i] > 1) dims.emplace_back(std::llabs(desc.strides[i]), desc.dims[i]);
-  }
-  std::sort(dims.begin(), dims.end());
-  int64_t span = 0;  // highest offset reachable with the smaller strides
-  for (const auto& d : dims) {
-    if (d.first <= span) return true;
-    span += (d.second - 1) * d.first;
-  }
-  return false;
-}
+bool MayOverlap(const TensorDesc& desc) { return !CertainlyDisjoint(desc); }
 
 }  // namespace openaclnn::conv_tbc

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "api/dtype.h"
-#include "ops/layer_norm/strided.h"
+#include "api/strided.h"
 
 namespace openaclnn::layer_norm {
 namespace {

@@ -6,11 +6,11 @@
 #include <vector>
 
 #include "api/dtype.h"
+#include "api/strided.h"
 #include "backend/cpu/thread_pool.h"
 #include "kernels/cpu/gemm.h"
 #include "kernels/cpu/tbc_matrix.h"
 #include "kernels/cpu/tiling.h"
-#include "ops/layer_norm/strided.h"
 
 // In TBC layout row r = t * B + b of a (T, B, C) tensor is a C-vector and a time shift by s is a
 // row shift by s * B. With X (T_in*B x Cin), W[k] (Cin x Cout) and Y (T_out*B x Cout):
@@ -78,7 +78,7 @@ class FastPlan : public Plan {
       if (!x_.direct) AddChunks(0, rows_x);
       if (!w_.direct) AddChunks(1, rows_w);
     }
-    serial_store_ = !layer_norm::CertainlyDisjoint(p.out);
+    serial_store_ = !CertainlyDisjoint(p.out);
     y_.direct = !p.round_result_to_half && p.out.dtype == ACL_FLOAT && !serial_store_ &&
                 RowMatrixLd(p.out, &y_.ld);
     BookPanel(&y_, rows_y, p.c_out, 0, ws);

@@ -3,10 +3,10 @@
 #include <algorithm>
 
 #include "api/dtype.h"
+#include "api/strided.h"
 #include "backend/cpu/thread_pool.h"
 #include "ops/layer_norm/cpu/row_kernels.h"
 #include "ops/layer_norm/reference.h"
-#include "ops/layer_norm/strided.h"
 
 namespace openaclnn::layer_norm::cpu {
 namespace {

@@ -14,7 +14,7 @@
 #include <cstdint>
 
 #include "acl/acl_base.h"
-#include "ops/layer_norm/strided.h"
+#include "api/strided.h"
 
 namespace openaclnn::layer_norm::cpu {
 

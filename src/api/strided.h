@@ -1,11 +1,12 @@
 #pragma once
-// Walking tensor views in row-major order with one or more stride sets that share the dims.
+// Walking tensor views in row-major order with one or more stride sets that share the dims, and
+// telling views whose elements may share an address.
 
 #include <cstdint>
 
 #include "api/tensor_desc.h"
 
-namespace openaclnn::layer_norm {
+namespace openaclnn {
 
 constexpr int kMaxSets = 2;
 
@@ -129,4 +130,4 @@ inline bool CertainlyDisjoint(const TensorDesc& d) {
   return true;
 }
 
-}  // namespace openaclnn::layer_norm
+}  // namespace openaclnn
