@@ -5,7 +5,15 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "dnnl.hpp"
 
 namespace openaclnn::cpu {
 namespace {
@@ -84,6 +92,110 @@ Status SgemmRowMajor(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k
     return ErrorStatus(ACLNN_ERR_INNER, "dnnl_sgemm(m=%lld, n=%lld, k=%lld) failed with status %d",
                        static_cast<long long>(m), static_cast<long long>(n),
                        static_cast<long long>(k), static_cast<int>(status));
+  }
+  return Status::Ok();
+}
+
+namespace {
+
+// A matmul primitive for one shape, with the scratchpad size it needs (scratchpads are per call,
+// so one primitive runs concurrently on several threads).
+struct Bf16Matmul {
+  dnnl::matmul primitive;
+  dnnl::memory::desc a, b, c;
+  size_t scratchpad_bytes = 0;
+};
+
+using Bf16Key = std::tuple<bool, bool, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, bool>;
+
+dnnl::engine& CpuEngine() {
+  static dnnl::engine* engine = new dnnl::engine(dnnl::engine::kind::cpu, 0);
+  return *engine;
+}
+
+// Primitives by shape. A plan's tiles have a handful of shapes, and a problem is usually run many
+// times, so creation (hundreds of microseconds) is paid once per shape; the map is bounded.
+std::shared_ptr<const Bf16Matmul> Bf16MatmulFor(const Bf16Key& key) {
+  static std::mutex mutex;
+  static std::map<Bf16Key, std::shared_ptr<const Bf16Matmul>> cache;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = cache.find(key);
+    if (it != cache.end()) return it->second;
+  }
+  const auto [trans_a, trans_b, m, n, k, lda, ldb, ldc, accumulate] = key;
+  using dnnl::memory;
+  auto made = std::make_shared<Bf16Matmul>();
+  // Row-major op(A) m x k: element (i, p) at i * lda + p, or at p * lda + i when transposed.
+  made->a = memory::desc({m, k}, memory::data_type::bf16,
+                         trans_a ? memory::dims{1, lda} : memory::dims{lda, 1});
+  made->b = memory::desc({k, n}, memory::data_type::bf16,
+                         trans_b ? memory::dims{1, ldb} : memory::dims{ldb, 1});
+  made->c = memory::desc({m, n}, memory::data_type::f32, memory::dims{ldc, 1});
+  dnnl::primitive_attr attr;
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  if (accumulate) {
+    dnnl::post_ops ops;
+    ops.append_sum(1.0f);
+    attr.set_post_ops(ops);
+  }
+  dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(made->a, made->b, made->c), attr, CpuEngine());
+  made->primitive = dnnl::matmul(pd);
+  made->scratchpad_bytes = pd.scratchpad_desc().get_size();
+  std::lock_guard<std::mutex> lock(mutex);
+  if (cache.size() >= 256) cache.clear();
+  cache.emplace(key, made);
+  return made;
+}
+
+}  // namespace
+
+bool HasFastBf16Gemm() {
+  static const bool fast = [] {
+    const unsigned isa = static_cast<unsigned>(dnnl_get_effective_cpu_isa());
+    const unsigned bf16 = static_cast<unsigned>(dnnl_cpu_isa_avx512_core_bf16);
+    return (isa & bf16) == bf16;
+  }();
+  return fast;
+}
+
+Status Bf16GemmRowMajor(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
+                        const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb,
+                        bool accumulate, float* c, int64_t ldc) {
+  if (m <= 0 || n <= 0) return Status::Ok();
+  if (k <= 0) {
+    if (!accumulate) {
+      for (int64_t i = 0; i < m; ++i) std::fill(c + i * ldc, c + i * ldc + n, 0.0f);
+    }
+    return Status::Ok();
+  }
+  // Strides of a single row or column are never used; keep them valid for oneDNN.
+  if (m == 1) ldc = std::max<int64_t>(ldc, n);
+  SingleThreadScope single_thread;
+  try {
+    const auto mm = Bf16MatmulFor({trans_a, trans_b, m, n, k, lda, ldb, ldc, accumulate});
+    thread_local std::unique_ptr<dnnl::stream> stream;
+    thread_local std::vector<unsigned char> scratchpad;
+    if (!stream) stream = std::make_unique<dnnl::stream>(CpuEngine());
+    if (scratchpad.size() < mm->scratchpad_bytes) scratchpad.resize(mm->scratchpad_bytes);
+    dnnl::memory am(mm->a, CpuEngine(), const_cast<uint16_t*>(a));
+    dnnl::memory bm(mm->b, CpuEngine(), const_cast<uint16_t*>(b));
+    dnnl::memory cm(mm->c, CpuEngine(), c);
+    std::unordered_map<int, dnnl::memory> args = {
+        {DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, bm}, {DNNL_ARG_DST, cm}};
+    if (mm->scratchpad_bytes > 0) {
+      args.emplace(
+          DNNL_ARG_SCRATCHPAD,
+          dnnl::memory(dnnl::memory::desc({static_cast<int64_t>(mm->scratchpad_bytes)},
+                                          dnnl::memory::data_type::u8, dnnl::memory::dims{1}),
+                       CpuEngine(), scratchpad.data()));
+    }
+    mm->primitive.execute(*stream, args);
+    stream->wait();
+  } catch (const dnnl::error& e) {
+    return ErrorStatus(ACLNN_ERR_INNER, "oneDNN bf16 matmul (m=%lld, n=%lld, k=%lld) failed: %s",
+                       static_cast<long long>(m), static_cast<long long>(n),
+                       static_cast<long long>(k), e.what());
   }
   return Status::Ok();
 }

@@ -7,6 +7,7 @@
 
 #include "api/dtype.h"
 #include "api/strided.h"
+#include "backend/cpu/isa.h"
 #include "backend/cpu/thread_pool.h"
 #include "kernels/cpu/gemm.h"
 #include "kernels/cpu/tbc_matrix.h"
@@ -49,7 +50,8 @@ void LoadRounded(const void* src, aclDataType dtype, int64_t stride, int64_t n,
   }
 }
 
-// An fp32 row-major operand of the products: the user's tensor or a workspace panel.
+// A row-major operand of the products: the user's tensor or a workspace panel. fp32, except X and
+// W in bfloat16 mode (bfloat16 bit patterns).
 struct Operand {
   bool direct = false;
   size_t panel = 0;
@@ -69,19 +71,25 @@ class FastPlan : public Plan {
     const int64_t rows_w = p.taps * p.c_in;
     const bool plain = p.rounding == InputRounding::kNone;
     products_ = rows_y > 0 && p.c_out > 0 && rows_x > 0 && p.c_in > 0 && p.taps > 0;
+    // bfloat16 mode: X and W both BFLOAT16 and taken as they are, on a CPU that multiplies
+    // bfloat16 natively (about twice the fp32 rate; exact products, fp32 sums).
+    bf16_ = products_ && plain && p.self.dtype == ACL_BF16 && p.weight.dtype == ACL_BF16 &&
+            openaclnn::cpu::HasFastBf16Gemm() && openaclnn::cpu::ActiveIsa() == "avx512";
     if (products_) {
-      x_.direct = plain && p.self.dtype == ACL_FLOAT && RowMatrixLd(p.self, &x_.ld);
+      const aclDataType operand_dtype = bf16_ ? ACL_BF16 : ACL_FLOAT;
+      const size_t input_bytes = bf16_ ? sizeof(uint16_t) : sizeof(float);
+      x_.direct = plain && p.self.dtype == operand_dtype && RowMatrixLd(p.self, &x_.ld);
       w_.direct =
-          plain && p.weight.dtype == ACL_FLOAT && TapMatrixLd(p.weight, &w_.ld, &w_.tap_stride);
-      BookPanel(&x_, rows_x, p.c_in, 0, ws);
-      BookPanel(&w_, rows_w, p.c_out, p.c_in, ws);
+          plain && p.weight.dtype == operand_dtype && TapMatrixLd(p.weight, &w_.ld, &w_.tap_stride);
+      BookPanel(&x_, rows_x, p.c_in, 0, ws, input_bytes);
+      BookPanel(&w_, rows_w, p.c_out, p.c_in, ws, input_bytes);
       if (!x_.direct) AddChunks(0, rows_x);
       if (!w_.direct) AddChunks(1, rows_w);
     }
     serial_store_ = !CertainlyDisjoint(p.out);
     y_.direct = !p.round_result_to_half && p.out.dtype == ACL_FLOAT && !serial_store_ &&
                 RowMatrixLd(p.out, &y_.ld);
-    BookPanel(&y_, rows_y, p.c_out, 0, ws);
+    BookPanel(&y_, rows_y, p.c_out, 0, ws, sizeof(float));
     bias_ = ws->Book(sizeof(float) * std::max<int64_t>(p.c_out, 1));
     tiles_ = openaclnn::cpu::TileGrid(1, rows_y, p.c_out, kTileRows, BlockSize(p.c_out, kTileCols));
   }
@@ -91,9 +99,11 @@ class FastPlan : public Plan {
     s.x_src = p_.self.First(bindings.inputs[kSelf]);
     s.w_src = p_.weight.First(bindings.inputs[kWeight]);
     s.y_dst = p_.out.First(bindings.outputs[kOut]);
-    s.x = Pointer(x_, workspace, s.x_src);
-    s.w = Pointer(w_, workspace, s.w_src);
-    s.y = Pointer(y_, workspace, s.y_dst);
+    s.x = static_cast<float*>(Pointer(x_, workspace, s.x_src));
+    s.w = static_cast<float*>(Pointer(w_, workspace, s.w_src));
+    s.x16 = static_cast<uint16_t*>(Pointer(x_, workspace, s.x_src));
+    s.w16 = static_cast<uint16_t*>(Pointer(w_, workspace, s.w_src));
+    s.y = static_cast<float*>(Pointer(y_, workspace, s.y_dst));
     s.bias = WorkspaceBooking::At<float>(workspace, bias_);
     // Bias in fp32 (rounded to FLOAT16 first for cubeMathType 2), added before the one rounding.
     LoadRounded(p_.bias.First(bindings.inputs[kBias]), p_.bias.dtype, p_.bias.strides[0], p_.c_out,
@@ -125,15 +135,18 @@ class FastPlan : public Plan {
     float* w;
     float* y;
     float* bias;
+    uint16_t* x16;  // X and W in bfloat16 mode
+    uint16_t* w16;
   };
 
   // A packed fp32 panel of rows x cols; for W (tap_rows = Cin) each tap is a tap_rows x cols block.
   // Empty panels keep stride 0: no product is formed from the dims of an empty tensor.
-  void BookPanel(Operand* op, int64_t rows, int64_t cols, int64_t tap_rows, WorkspaceBooking* ws) {
+  void BookPanel(Operand* op, int64_t rows, int64_t cols, int64_t tap_rows, WorkspaceBooking* ws,
+                 size_t element_bytes) {
     if (op->direct) return;
     op->ld = std::max<int64_t>(cols, 1);
     op->tap_stride = rows > 0 && cols > 0 ? tap_rows * op->ld : 0;
-    op->panel = ws->Book(sizeof(float) * std::max<int64_t>(rows * cols, 1));
+    op->panel = ws->Book(element_bytes * static_cast<size_t>(std::max<int64_t>(rows * cols, 1)));
   }
 
   void AddChunks(int which, int64_t rows) {
@@ -142,9 +155,18 @@ class FastPlan : public Plan {
       chunks_.push_back({which, r, std::min(rows, r + step)});
   }
 
-  static float* Pointer(const Operand& op, void* ws, const void* user) {
-    if (op.direct) return const_cast<float*>(static_cast<const float*>(user));
-    return WorkspaceBooking::At<float>(ws, op.panel);
+  static void* Pointer(const Operand& op, void* ws, const void* user) {
+    if (op.direct) return const_cast<void*>(user);
+    return WorkspaceBooking::At<unsigned char>(ws, op.panel);
+  }
+
+  // bfloat16 mode: a BF16 row with `stride` elements between values, copied as bits.
+  static void CopyRow16(const uint16_t* src, int64_t stride, int64_t n, uint16_t* dst) {
+    if (stride == 1) {
+      std::memcpy(dst, src, sizeof(uint16_t) * n);
+      return;
+    }
+    for (int64_t i = 0; i < n; ++i) dst[i] = src[i * stride];
   }
 
   // Element offset of TBC row r of a rank-3 view.
@@ -154,6 +176,20 @@ class FastPlan : public Plan {
   }
 
   void RunChunk(const Chunk& c, const State& s) const {
+    if (bf16_) {
+      const TensorDesc& d = c.which == 0 ? p_.self : p_.weight;
+      const uint16_t* src = static_cast<const uint16_t*>(c.which == 0 ? s.x_src : s.w_src);
+      for (int64_t r = c.r0; r < c.r1; ++r) {
+        if (c.which == 0) {
+          CopyRow16(src + RowOffset(d, r), d.strides[2], p_.c_in, s.x16 + r * x_.ld);
+        } else {
+          const int64_t k = r / p_.c_in, ci = r % p_.c_in;
+          CopyRow16(src + k * d.strides[0] + ci * d.strides[1], d.strides[2], p_.c_out,
+                    s.w16 + r * w_.ld);
+        }
+      }
+      return;
+    }
     if (c.which == 0) {
       const TensorDesc& d = p_.self;
       const int64_t esize = static_cast<int64_t>(DTypeSize(d.dtype));
@@ -187,6 +223,12 @@ class FastPlan : public Plan {
       const int64_t lo = std::max(t.r0, tlo * B), hi = std::min(t.r1, thi * B);
       if (lo >= hi) continue;
       const int64_t x_row = lo + (k - p_.pad) * B;
+      if (bf16_) {
+        OPENACLNN_RETURN_IF_ERROR(openaclnn::cpu::Bf16GemmRowMajor(
+            false, false, hi - lo, cols, p_.c_in, s.x16 + x_row * x_.ld, x_.ld,
+            s.w16 + k * w_.tap_stride + t.c0, w_.ld, true, out + lo * y_.ld, y_.ld));
+        continue;
+      }
       OPENACLNN_RETURN_IF_ERROR(openaclnn::cpu::SgemmRowMajor(
           false, false, hi - lo, cols, p_.c_in, 1.0f, s.x + x_row * x_.ld, x_.ld,
           s.w + k * w_.tap_stride + t.c0, w_.ld, 1.0f, out + lo * y_.ld, y_.ld));
@@ -212,6 +254,7 @@ class FastPlan : public Plan {
 
   Problem p_;
   bool products_ = false;
+  bool bf16_ = false;  // X and W read as bfloat16 by the bfloat16 GEMM
   bool serial_store_ = false;
   Operand x_, w_, y_;
   size_t bias_ = 0;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "api/dtype.h"
+#include "backend/cpu/isa.h"
 #include "backend/cpu/thread_pool.h"
 #include "kernels/cpu/gemm.h"
 #include "kernels/cpu/tbc_matrix.h"
@@ -41,7 +42,8 @@ constexpr int64_t kMaxChunks = 256;
 
 int64_t ChunkRows(int64_t rows) { return std::max(kMinChunkRows, CeilDiv(rows, kMaxChunks)); }
 
-// An fp32 row-major matrix the products read or write: the user's tensor or a workspace panel.
+// A row-major matrix the products read or write: the user's tensor or a workspace panel. Elements
+// are fp32, except the inputs in bfloat16 mode (bfloat16 bit patterns).
 struct Operand {
   bool direct = false;
   size_t panel = 0;  // workspace offset when !direct
@@ -69,15 +71,23 @@ class FastPlan : public Plan {
     const int64_t rows_w = p.taps * p.c_in;
     // Products are needed only when dY has elements; otherwise the gradients are zeros.
     has_products_ = rows_y > 0 && p.c_out > 0;
-    const bool float_inputs = p.rounding == InputRounding::kNone;
+    const bool plain_inputs = p.rounding == InputRounding::kNone;
+    // bfloat16 mode: all three inputs BFLOAT16 and taken as they are, on a CPU that multiplies
+    // bfloat16 natively: the products read bfloat16 (the user's tensors or bfloat16 panels) at
+    // about twice the fp32 rate, with exact products and fp32 sums, as the fp32 path computes them.
+    bf16_ = has_products_ && plain_inputs && p.self.dtype == ACL_BF16 &&
+            p.input.dtype == ACL_BF16 && p.weight.dtype == ACL_BF16 && cpu::HasFastBf16Gemm() &&
+            cpu::ActiveIsa() == "avx512";
     if (has_products_) {
-      y_.direct = float_inputs && p.self.dtype == ACL_FLOAT && RowMatrixLd(p.self, &y_.ld);
-      x_.direct = float_inputs && p.input.dtype == ACL_FLOAT && RowMatrixLd(p.input, &x_.ld);
-      w_.direct = float_inputs && p.weight.dtype == ACL_FLOAT &&
+      const aclDataType operand_dtype = bf16_ ? ACL_BF16 : ACL_FLOAT;
+      y_.direct = plain_inputs && p.self.dtype == operand_dtype && RowMatrixLd(p.self, &y_.ld);
+      x_.direct = plain_inputs && p.input.dtype == operand_dtype && RowMatrixLd(p.input, &x_.ld);
+      w_.direct = plain_inputs && p.weight.dtype == operand_dtype &&
                   TapMatrixLd(p.weight, &w_.ld, &w_.tap_stride);
-      BookPanel(&y_, rows_y, p.c_out, 0, ws);
-      BookPanel(&x_, rows_x, p.c_in, 0, ws);
-      BookPanel(&w_, rows_w, p.c_out, p.c_in, ws);
+      const size_t input_bytes = bf16_ ? sizeof(uint16_t) : sizeof(float);
+      BookPanel(&y_, rows_y, p.c_out, 0, ws, input_bytes);
+      BookPanel(&x_, rows_x, p.c_in, 0, ws, input_bytes);
+      BookPanel(&w_, rows_w, p.c_out, p.c_in, ws, input_bytes);
     }
     const bool float_outputs = !p.round_result_to_half;
     gx_serial_ = MayOverlap(p.grad_input);
@@ -86,8 +96,8 @@ class FastPlan : public Plan {
                  RowMatrixLd(p.grad_input, &gx_.ld);
     gw_.direct = float_outputs && p.grad_weight.dtype == ACL_FLOAT && !gw_serial_ &&
                  TapMatrixLd(p.grad_weight, &gw_.ld, &gw_.tap_stride);
-    BookPanel(&gx_, rows_x, p.c_in, 0, ws);
-    BookPanel(&gw_, rows_w, p.c_out, p.c_in, ws);
+    BookPanel(&gx_, rows_x, p.c_in, 0, ws, sizeof(float));
+    BookPanel(&gw_, rows_w, p.c_out, p.c_in, ws, sizeof(float));
 
     // Conversion and bias chunks. dY is always streamed: its pass carries the bias partials.
     y_chunk_rows_ = ChunkRows(rows_y);
@@ -96,6 +106,9 @@ class FastPlan : public Plan {
       chunks_.push_back({0, i, i * y_chunk_rows_, std::min(rows_y, (i + 1) * y_chunk_rows_)});
     }
     bias_partials_ = ws->Book(sizeof(float) * std::max<int64_t>(y_chunks * p.c_out, 1));
+    // bfloat16 mode reads dY as bfloat16: each task converts a row into its own fp32 scratch row
+    // for the bias sums.
+    if (bf16_) y_scratch_ = ws->Book(sizeof(float) * std::max<int64_t>(y_chunks * p.c_out, 1));
     if (has_products_ && !x_.direct && p.c_in > 0) AddChunks(1, rows_x);
     if (has_products_ && !w_.direct && p.c_in > 0) AddChunks(2, rows_w);
 
@@ -116,11 +129,14 @@ class FastPlan : public Plan {
     s.gx_dst = p_.grad_input.First(bindings.outputs[0]);
     s.gw_dst = p_.grad_weight.First(bindings.outputs[1]);
     s.gb_dst = p_.grad_bias.First(bindings.outputs[2]);
-    s.y = OperandPointer(y_, workspace, s.y_src);
-    s.x = OperandPointer(x_, workspace, s.x_src);
-    s.w = OperandPointer(w_, workspace, s.w_src);
-    s.gx = OperandPointer(gx_, workspace, s.gx_dst);
-    s.gw = OperandPointer(gw_, workspace, s.gw_dst);
+    s.y = static_cast<float*>(OperandPointer(y_, workspace, s.y_src));
+    s.x = static_cast<float*>(OperandPointer(x_, workspace, s.x_src));
+    s.w = static_cast<float*>(OperandPointer(w_, workspace, s.w_src));
+    s.y16 = static_cast<uint16_t*>(OperandPointer(y_, workspace, s.y_src));
+    s.x16 = static_cast<uint16_t*>(OperandPointer(x_, workspace, s.x_src));
+    s.w16 = static_cast<uint16_t*>(OperandPointer(w_, workspace, s.w_src));
+    s.gx = static_cast<float*>(OperandPointer(gx_, workspace, s.gx_dst));
+    s.gw = static_cast<float*>(OperandPointer(gw_, workspace, s.gw_dst));
 
     cpu::ParallelFor(static_cast<int64_t>(chunks_.size()),
                      [&](int64_t i) { RunChunk(chunks_[i], s); });
@@ -146,16 +162,18 @@ class FastPlan : public Plan {
     const void *y_src, *x_src, *w_src;
     void *gx_dst, *gw_dst, *gb_dst;
     float *y, *x, *w, *gx, *gw;
+    uint16_t *y16, *x16, *w16;  // the same inputs in bfloat16 mode
   };
 
   // A packed fp32 panel of rows x cols. For the weight-shaped operands (tap_rows = Cin) each tap is
   // a tap_rows x cols block; row-shaped operands pass tap_rows = 0. Empty panels keep stride 0, so
   // no product is formed from a dimension of an empty tensor (which may be huge).
-  void BookPanel(Operand* op, int64_t rows, int64_t cols, int64_t tap_rows, WorkspaceBooking* ws) {
+  void BookPanel(Operand* op, int64_t rows, int64_t cols, int64_t tap_rows, WorkspaceBooking* ws,
+                 size_t element_bytes) {
     if (op->direct) return;
     op->ld = std::max<int64_t>(cols, 1);
     op->tap_stride = rows > 0 && cols > 0 ? tap_rows * op->ld : 0;
-    op->panel = ws->Book(sizeof(float) * std::max<int64_t>(rows * cols, 1));
+    op->panel = ws->Book(element_bytes * static_cast<size_t>(std::max<int64_t>(rows * cols, 1)));
   }
 
   void AddChunks(int which, int64_t rows) {
@@ -165,9 +183,50 @@ class FastPlan : public Plan {
     }
   }
 
-  static float* OperandPointer(const Operand& op, void* ws, const void* user) {
-    if (op.direct) return const_cast<float*>(static_cast<const float*>(user));
-    return WorkspaceBooking::At<float>(ws, op.panel);
+  static void* OperandPointer(const Operand& op, void* ws, const void* user) {
+    if (op.direct) return const_cast<void*>(user);
+    return WorkspaceBooking::At<unsigned char>(ws, op.panel);
+  }
+
+  // bfloat16 mode: element i of a BF16 row with `stride` elements between values, as bits.
+  static void CopyRow16(const void* src, int64_t stride, int64_t n, uint16_t* dst) {
+    const uint16_t* from = static_cast<const uint16_t*>(src);
+    if (stride == 1) {
+      std::memcpy(dst, from, sizeof(uint16_t) * n);
+      return;
+    }
+    for (int64_t i = 0; i < n; ++i) dst[i] = from[i * stride];
+  }
+
+  void RunChunk16(const Chunk& c, const RunState& s) const {
+    if (c.which == 0) {
+      // dY: the bias partial from the fp32 values of the rows as stored, and the bfloat16 panel.
+      const int64_t n = p_.c_out;
+      float* partial = WorkspaceBooking::At<float>(s.ws, bias_partials_) + c.index * n;
+      float* row = WorkspaceBooking::At<float>(s.ws, y_scratch_) + c.index * n;
+      std::fill(partial, partial + n, 0.0f);
+      for (int64_t r = c.r0; r < c.r1; ++r) {
+        const void* src = RowAddress(p_.self, s.y_src, r);
+        LoadRow(src, ACL_BF16, p_.self.strides[2], n, row);
+        AccumulateRow(row, n, partial);
+        if (!y_.direct) CopyRow16(src, p_.self.strides[2], n, s.y16 + r * y_.ld);
+      }
+      return;
+    }
+    if (c.which == 1) {
+      for (int64_t r = c.r0; r < c.r1; ++r) {
+        CopyRow16(RowAddress(p_.input, s.x_src, r), p_.input.strides[2], p_.c_in,
+                  s.x16 + r * x_.ld);
+      }
+      return;
+    }
+    const TensorDesc& d = p_.weight;
+    for (int64_t r = c.r0; r < c.r1; ++r) {
+      const int64_t k = r / p_.c_in, ci = r % p_.c_in;
+      const void* src =
+          static_cast<const uint16_t*>(s.w_src) + k * d.strides[0] + ci * d.strides[1];
+      CopyRow16(src, d.strides[2], p_.c_out, s.w16 + r * w_.ld);
+    }
   }
 
   // Address of element 0 of TBC row r (t = r / B, b = r % B) of a rank-3 view.
@@ -179,6 +238,10 @@ class FastPlan : public Plan {
   }
 
   void RunChunk(const Chunk& c, const RunState& s) const {
+    if (bf16_) {
+      RunChunk16(c, s);
+      return;
+    }
     if (c.which == 0) {
       // dY: bias partial over the rows as stored (spec 5.4), then the rounded fp32 panel.
       const int64_t n = p_.c_out;
@@ -266,6 +329,13 @@ class FastPlan : public Plan {
       range(k, &lo, &hi);
       if (lo >= hi) continue;
       const int64_t y_row = lo + (p_.pad - k) * B;
+      if (bf16_) {
+        OPENACLNN_RETURN_IF_ERROR(
+            cpu::Bf16GemmRowMajor(false, true, hi - lo, cols, p_.c_out, s.y16 + y_row * y_.ld,
+                                  y_.ld, s.w16 + k * w_.tap_stride + t.c0 * w_.ld, w_.ld,
+                                  k != first, out + lo * gx_.ld, gx_.ld));
+        continue;
+      }
       OPENACLNN_RETURN_IF_ERROR(
           cpu::SgemmRowMajor(false, true, hi - lo, cols, p_.c_out, 1.0f, s.y + y_row * y_.ld, y_.ld,
                              s.w + k * w_.tap_stride + t.c0 * w_.ld, w_.ld,
@@ -288,9 +358,15 @@ class FastPlan : public Plan {
     } else {
       // Numerics: the whole reduction over time and batch is one GEMM call (fp32 accumulation).
       const int64_t x_row = (tlo + t.k - p_.pad) * B;
-      OPENACLNN_RETURN_IF_ERROR(cpu::SgemmRowMajor(
-          true, false, rows, cols, (thi - tlo) * B, 1.0f, s.x + x_row * x_.ld + t.r0, x_.ld,
-          s.y + tlo * B * y_.ld + t.c0, y_.ld, 0.0f, out, gw_.ld));
+      if (bf16_) {
+        OPENACLNN_RETURN_IF_ERROR(cpu::Bf16GemmRowMajor(
+            true, false, rows, cols, (thi - tlo) * B, s.x16 + x_row * x_.ld + t.r0, x_.ld,
+            s.y16 + tlo * B * y_.ld + t.c0, y_.ld, false, out, gw_.ld));
+      } else {
+        OPENACLNN_RETURN_IF_ERROR(cpu::SgemmRowMajor(
+            true, false, rows, cols, (thi - tlo) * B, 1.0f, s.x + x_row * x_.ld + t.r0, x_.ld,
+            s.y + tlo * B * y_.ld + t.c0, y_.ld, 0.0f, out, gw_.ld));
+      }
     }
     if (!gw_.direct && !gw_serial_) StoreGradWeightRows(s, t.k, t.r0, t.r1, t.c0, t.c1);
     return Status::Ok();
@@ -339,6 +415,8 @@ class FastPlan : public Plan {
 
   Problem p_;
   bool has_products_ = false;
+  bool bf16_ = false;  // inputs read as bfloat16 by the bfloat16 GEMM
+  size_t y_scratch_ = 0;
   Operand y_, x_, w_, gx_, gw_;
   bool gx_serial_ = false, gw_serial_ = false;
   int64_t y_chunk_rows_ = 1;
