@@ -12,6 +12,7 @@
 #define HWY_TARGET_INCLUDE "ops/conv_tbc_backward/cpu/rows.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
+#include "kernels/cpu/convert-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace openaclnn::conv_tbc {
@@ -25,67 +26,7 @@ using DU16 = hn::Rebind<uint16_t, DF>;
 using VF = hn::Vec<DF>;
 using VU = hn::Vec<DU>;
 
-HWY_INLINE VU LoadU16AsU32(const uint16_t* p) {
-  const DU du;
-  const DU16 du16;
-  return hn::PromoteTo(du, hn::LoadU(du16, p));
-}
-
-HWY_INLINE void StoreU32AsU16(VU bits, uint16_t* p) {
-  const DI di;
-  const DU16 du16;
-  // Every lane holds a value below 2^16, so the saturating demotion is exact.
-  hn::StoreU(hn::DemoteTo(du16, hn::BitCast(di, bits)), du16, p);
-}
-
-// HalfToFloat: sign | rebased exponent | mantissa; subnormals via an exact multiply by 2^112;
-// inf/NaN keep their payload.
-HWY_INLINE VF HalfBitsToFloat(VU h) {
-  const DF df;
-  const DU du;
-  const VU magnitude = hn::ShiftLeft<13>(hn::And(h, hn::Set(du, 0x7fffu)));
-  const VF finite = hn::Mul(hn::BitCast(df, magnitude), hn::Set(df, 5.192296858534828e33f));
-  const auto special = hn::Eq(hn::And(h, hn::Set(du, 0x7c00u)), hn::Set(du, 0x7c00u));
-  const VU inf_nan = hn::Or(hn::And(magnitude, hn::Set(du, 0x007fe000u)), hn::Set(du, 0x7f800000u));
-  const VU value = hn::IfThenElse(special, inf_nan, hn::BitCast(du, finite));
-  return hn::BitCast(df, hn::Or(value, hn::ShiftLeft<16>(hn::And(h, hn::Set(du, 0x8000u)))));
-}
-
-// FloatToHalf: NaN quiet with the top payload bits, overflow to inf, subnormals rounded to
-// nearest even by the float unit, normals rebased and rounded at bit 13 to nearest even.
-HWY_INLINE VU FloatToHalfBits(VF f) {
-  const DF df;
-  const DU du;
-  const DI di;
-  const VU u = hn::BitCast(du, f);
-  const VU sign = hn::And(hn::ShiftRight<16>(u), hn::Set(du, 0x8000u));
-  const VU abs = hn::And(u, hn::Set(du, 0x7fffffffu));
-  const auto abs_i = hn::BitCast(di, abs);  // non-negative: signed compares are safe
-  VU v = hn::Sub(abs, hn::Set(du, 0x38000000u));
-  v = hn::Add(v, hn::Add(hn::Set(du, 0xfffu), hn::And(hn::ShiftRight<13>(v), hn::Set(du, 1u))));
-  VU r = hn::ShiftRight<13>(v);
-  const VF scaled = hn::Mul(hn::BitCast(df, abs), hn::Set(df, 16777216.0f));
-  const VU sub = hn::BitCast(du, hn::ConvertTo(di, hn::Round(scaled)));
-  r = hn::IfThenElse(hn::RebindMask(du, hn::Lt(abs_i, hn::Set(di, 0x38800000))), sub, r);
-  r = hn::IfThenElse(hn::RebindMask(du, hn::Gt(abs_i, hn::Set(di, 0x477fefff))),
-                     hn::Set(du, 0x7c00u), r);
-  const VU nan =
-      hn::Or(hn::Set(du, 0x7e00u), hn::And(hn::ShiftRight<13>(abs), hn::Set(du, 0x3ffu)));
-  r = hn::IfThenElse(hn::RebindMask(du, hn::Gt(abs_i, hn::Set(di, 0x7f800000))), nan, r);
-  return hn::Or(r, sign);
-}
-
-// FloatToBFloat16: NaN quieted (| 0x40 after the shift), others rounded to nearest even.
-HWY_INLINE VU FloatToBf16Bits(VF f) {
-  const DU du;
-  const DI di;
-  const VU u = hn::BitCast(du, f);
-  const VU rounded = hn::ShiftRight<16>(
-      hn::Add(u, hn::Add(hn::Set(du, 0x7fffu), hn::And(hn::ShiftRight<16>(u), hn::Set(du, 1u)))));
-  const VU nan = hn::Or(hn::ShiftRight<16>(u), hn::Set(du, 0x40u));
-  const auto abs_i = hn::BitCast(di, hn::And(u, hn::Set(du, 0x7fffffffu)));
-  return hn::IfThenElse(hn::RebindMask(du, hn::Gt(abs_i, hn::Set(di, 0x7f800000))), nan, rounded);
-}
+namespace cv = ::openaclnn::simd::HWY_NAMESPACE;
 
 // RoundToHf32: ((bits >> 11) + 1) >> 1 << 12 for finite values.
 HWY_INLINE VF Hf32(VF f) {
@@ -103,8 +44,8 @@ void LoadRow16(const uint16_t* src, int64_t n, bool half, float* dst) {
   const int64_t N = static_cast<int64_t>(hn::Lanes(df));
   int64_t i = 0;
   for (; i + N <= n; i += N) {
-    const VU h = LoadU16AsU32(src + i);
-    const VF f = half ? HalfBitsToFloat(h) : hn::BitCast(df, hn::ShiftLeft<16>(h));
+    const VU h = cv::LoadU16AsU32(DF(), src + i);
+    const VF f = half ? cv::HalfBitsToF32(DF(), h) : hn::BitCast(df, hn::ShiftLeft<16>(h));
     hn::StoreU(f, df, dst + i);
   }
   for (; i < n; ++i) dst[i] = half ? HalfToFloat(src[i]) : BFloat16ToFloat(src[i]);
@@ -116,7 +57,8 @@ void RoundRowImpl(int mode, float* row, int64_t n) {
   int64_t i = 0;
   for (; i + N <= n; i += N) {
     const VF f = hn::LoadU(df, row + i);
-    hn::StoreU(mode == 1 ? Hf32(f) : HalfBitsToFloat(FloatToHalfBits(f)), df, row + i);
+    hn::StoreU(mode == 1 ? Hf32(f) : cv::HalfBitsToF32(DF(), cv::F32ToHalfBits(DF(), f)), df,
+               row + i);
   }
   for (; i < n; ++i) row[i] = mode == 1 ? RoundToHf32(row[i]) : RoundThroughHalf(row[i]);
 }
@@ -139,18 +81,18 @@ void StoreRowImpl(const float* src, int64_t n, bool via_half, int out, void* dst
   for (; i + N <= n; i += N) {
     VF f = hn::LoadU(df, src + i);
     if (via_half) {
-      const VU h = FloatToHalfBits(f);
+      const VU h = cv::F32ToHalfBits(DF(), f);
       if (out == 1) {
-        StoreU32AsU16(h, static_cast<uint16_t*>(dst) + i);
+        cv::StoreU32AsU16(DF(), h, static_cast<uint16_t*>(dst) + i);
         continue;
       }
-      f = HalfBitsToFloat(h);
+      f = cv::HalfBitsToF32(DF(), h);
     }
     if (out == 0) {
       hn::StoreU(f, df, static_cast<float*>(dst) + i);
     } else {
-      StoreU32AsU16(out == 1 ? FloatToHalfBits(f) : FloatToBf16Bits(f),
-                    static_cast<uint16_t*>(dst) + i);
+      cv::StoreU32AsU16(DF(), out == 1 ? cv::F32ToHalfBits(DF(), f) : cv::F32ToBf16Bits(DF(), f),
+                        static_cast<uint16_t*>(dst) + i);
     }
   }
   const aclDataType dtype = out == 0 ? ACL_FLOAT : out == 1 ? ACL_FLOAT16 : ACL_BF16;

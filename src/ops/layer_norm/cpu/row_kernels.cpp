@@ -19,6 +19,7 @@
 #define HWY_TARGET_INCLUDE "ops/layer_norm/cpu/row_kernels.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
+#include "kernels/cpu/convert-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace openaclnn::layer_norm::cpu {
@@ -41,59 +42,7 @@ struct Storage<Elem::kF32> {
   using T = float;
 };
 
-// binary16 bits (in 32-bit lanes) -> float, exact. Finite values: move exponent and mantissa to
-// float position and scale by 2^112, which rebases the exponent and also turns half subnormals
-// into the right float normals. Infinity and NaN keep their payload, NaN made quiet.
-HWY_INLINE VF HalfToF32(DF d, VU h) {
-  const DU du;
-  const VU magnitude = hn::And(h, hn::Set(du, 0x7fffu));
-  const VU moved = hn::ShiftLeft<13>(magnitude);
-  const VF finite = hn::Mul(hn::BitCast(d, moved), hn::Set(d, 0x1.0p112f));
-  const auto inf_or_nan = hn::Gt(hn::BitCast(DI(), magnitude), hn::Set(DI(), 0x7bff));
-  const auto nan = hn::Gt(hn::BitCast(DI(), magnitude), hn::Set(DI(), 0x7c00));
-  VU special = hn::Or(moved, hn::Set(du, 0x7f800000u));
-  special = hn::Or(special, hn::IfThenElseZero(hn::RebindMask(du, nan), hn::Set(du, 0x00400000u)));
-  const VF value = hn::IfThenElse(hn::RebindMask(d, inf_or_nan), hn::BitCast(d, special), finite);
-  const VU sign = hn::ShiftLeft<16>(hn::And(h, hn::Set(du, 0x8000u)));
-  return hn::Or(value, hn::BitCast(d, sign));
-}
-
-// float -> binary16 bits in 32-bit lanes, round to nearest even.
-HWY_INLINE VU F32ToHalf(DF d, VF v) {
-  const DU du;
-  const DI di;
-  const VU bits = hn::BitCast(du, v);
-  const VU sign = hn::ShiftRight<16>(hn::And(bits, hn::Set(du, 0x80000000u)));
-  const VU u = hn::And(bits, hn::Set(du, 0x7fffffffu));
-  const auto ui = hn::BitCast(di, u);
-  // Normal halves: rebase the exponent by (127 - 15) and round away the 13 low bits, ties to even.
-  const VU lsb = hn::And(hn::ShiftRight<13>(u), hn::Set(du, 1u));
-  const VU rebased = hn::Sub(u, hn::Set(du, (127u - 15u) << 23));
-  const VU normal = hn::ShiftRight<13>(hn::Add(rebased, hn::Add(hn::Set(du, 0xfffu), lsb)));
-  // Subnormal halves (|v| < 2^-14): adding 0.5 rounds |v| to a multiple of 2^-24 in hardware.
-  const VF half = hn::Set(d, 0.5f);
-  const VU sub = hn::Sub(hn::BitCast(du, hn::Add(hn::BitCast(d, u), half)), hn::BitCast(du, half));
-  VU r = hn::IfThenElse(hn::RebindMask(du, hn::Lt(ui, hn::Set(di, 0x38800000))), sub, normal);
-  // 65520 and above round to infinity; NaN keeps its top payload bits and is made quiet.
-  const VU nan = hn::Or(hn::ShiftRight<13>(u), hn::Set(du, 0x7e00u));
-  const VU big = hn::IfThenElse(hn::RebindMask(du, hn::Gt(ui, hn::Set(di, 0x7f800000))),
-                                hn::And(nan, hn::Set(du, 0x7fffu)), hn::Set(du, 0x7c00u));
-  r = hn::IfThenElse(hn::RebindMask(du, hn::Gt(ui, hn::Set(di, 0x477fefff))), big, r);
-  return hn::Or(r, sign);
-}
-
-// float -> bfloat16 bits in 32-bit lanes, round to nearest even; NaN stays NaN (quiet).
-HWY_INLINE VU F32ToBFloat16(DF, VF v) {
-  const DU du;
-  const DI di;
-  const VU u = hn::BitCast(du, v);
-  const VU lsb = hn::And(hn::ShiftRight<16>(u), hn::Set(du, 1u));
-  const VU rounded = hn::ShiftRight<16>(hn::Add(u, hn::Add(hn::Set(du, 0x7fffu), lsb)));
-  const VU quiet = hn::Or(hn::ShiftRight<16>(u), hn::Set(du, 0x40u));
-  const auto is_nan =
-      hn::Gt(hn::BitCast(di, hn::And(u, hn::Set(du, 0x7fffffffu))), hn::Set(di, 0x7f800000));
-  return hn::IfThenElse(hn::RebindMask(du, is_nan), quiet, rounded);
-}
+namespace cv = ::openaclnn::simd::HWY_NAMESPACE;
 
 // One element to float, exactly as Load converts it.
 template <Elem E>
@@ -116,7 +65,7 @@ HWY_INLINE VF Load(DF d, const typename Storage<E>::T* p) {
     if constexpr (E == Elem::kBF16) {
       return hn::BitCast(d, hn::ShiftLeft<16>(bits));
     } else {
-      return HalfToF32(d, bits);
+      return cv::HalfBitsToF32(d, bits);
     }
   }
 }
@@ -126,7 +75,7 @@ HWY_INLINE void Store(DF d, VF v, typename Storage<E>::T* p) {
   if constexpr (E == Elem::kF32) {
     hn::StoreU(v, d, p);
   } else {
-    const VU bits = E == Elem::kBF16 ? F32ToBFloat16(d, v) : F32ToHalf(d, v);
+    const VU bits = E == Elem::kBF16 ? cv::F32ToBf16Bits(d, v) : cv::F32ToHalfBits(d, v);
     hn::StoreU(hn::DemoteTo(DU16(), hn::BitCast(DI(), bits)), DU16(), p);
   }
 }

@@ -20,6 +20,7 @@
 #include "hwy/cache_control.h"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
+#include "kernels/cpu/convert-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace openaclnn::layer_norm_backward::cpu {
@@ -42,63 +43,14 @@ struct Storage<Elem::kF32> {
   using T = float;
 };
 
-// Exact binary16 -> float for every input (NaN quieted, as the F16C instruction does).
-HWY_INLINE VF HalfBitsToFloat(DF d, VU bits) {
-  const DU du;
-  const VU shifted = hn::ShiftLeft<13>(hn::And(bits, hn::Set(du, 0x7fffu)));
-  // Normal and subnormal halves: reinterpret with the exponent rebased by 2^112 (exact).
-  VF f = hn::Mul(hn::BitCast(d, shifted), hn::Set(d, 5.192296858534828e33f));  // 2^112
-  const auto special = hn::Eq(hn::And(bits, hn::Set(du, 0x7c00u)), hn::Set(du, 0x7c00u));
-  const auto has_mantissa = hn::Ne(hn::And(bits, hn::Set(du, 0x3ffu)), hn::Zero(du));
-  const VU quiet = hn::IfThenElseZero(has_mantissa, hn::Set(du, 0x00400000u));
-  const VU inf_nan = hn::Or(hn::Or(shifted, hn::Set(du, 0x7f800000u)), quiet);
-  f = hn::IfThenElse(hn::RebindMask(d, special), hn::BitCast(d, inf_nan), f);
-  const VU sign = hn::ShiftLeft<16>(hn::And(bits, hn::Set(du, 0x8000u)));
-  return hn::Or(f, hn::BitCast(d, sign));
-}
-
-// float -> binary16 bits, round to nearest even; overflow gives infinity, NaN stays NaN.
-HWY_INLINE VU FloatToHalfBits(DF d, VF v) {
-  const DU du;
-  const DI di;
-  VU u = hn::BitCast(du, v);
-  const VU sign = hn::And(u, hn::Set(du, 0x80000000u));
-  u = hn::Xor(u, sign);
-  const auto ui = hn::BitCast(di, u);  // non-negative, so signed comparisons work
-  // Normal results: rebias the exponent and round at bit 13, ties to even.
-  const VU odd = hn::And(hn::ShiftRight<13>(u), hn::Set(du, 1u));
-  const VU normal = hn::ShiftRight<13>(hn::Add(hn::Add(u, hn::Set(du, 0xc8000fffu)), odd));
-  // Subnormal results (and zero): let the float adder round by aligning to a magic number.
-  const VU magic = hn::Set(du, 0x3f000000u);  // (127 - 15 + 23 - 10 + 1) << 23
-  const VU sub = hn::Sub(hn::BitCast(du, hn::Add(hn::BitCast(d, u), hn::BitCast(d, magic))), magic);
-  // Infinity and NaN (any payload kept in the top mantissa bits, quiet bit set).
-  const auto is_nan = hn::Gt(ui, hn::Set(di, 0x7f800000));
-  const VU nan = hn::Or(hn::Set(du, 0x7e00u), hn::And(hn::ShiftRight<13>(u), hn::Set(du, 0x3ffu)));
-  const VU big = hn::IfThenElse(hn::RebindMask(du, is_nan), nan, hn::Set(du, 0x7c00u));
-  VU r = hn::IfThenElse(hn::RebindMask(du, hn::Lt(ui, hn::Set(di, 113 << 23))), sub, normal);
-  r = hn::IfThenElse(hn::RebindMask(du, hn::Gt(ui, hn::Set(di, (143 << 23) - 1))), big, r);
-  return hn::Or(r, hn::ShiftRight<16>(sign));
-}
-
-// float -> bfloat16 bits, round to nearest even; NaN stays NaN (quiet).
-HWY_INLINE VU FloatToBFloat16Bits(DF, VF v) {
-  const DU du;
-  const DI di;
-  const VU u = hn::BitCast(du, v);
-  const VU odd = hn::And(hn::ShiftRight<16>(u), hn::Set(du, 1u));
-  const VU rounded = hn::ShiftRight<16>(hn::Add(u, hn::Add(hn::Set(du, 0x7fffu), odd)));
-  const VU nan = hn::Or(hn::ShiftRight<16>(u), hn::Set(du, 0x40u));
-  const auto is_nan =
-      hn::Gt(hn::BitCast(di, hn::And(u, hn::Set(du, 0x7fffffffu))), hn::Set(di, 0x7f800000));
-  return hn::IfThenElse(hn::RebindMask(du, is_nan), nan, rounded);
-}
+namespace cv = ::openaclnn::simd::HWY_NAMESPACE;
 
 template <Elem E>
 HWY_INLINE VF BitsToF32(DF d, VU bits) {
   if constexpr (E == Elem::kBF16) {
     return hn::BitCast(d, hn::ShiftLeft<16>(bits));
   } else {
-    return HalfBitsToFloat(d, bits);
+    return cv::HalfBitsToF32(d, bits);
   }
 }
 
@@ -116,9 +68,9 @@ HWY_INLINE VF LoadF32(DF d, const typename Storage<E>::T* p) {
 template <Elem E>
 HWY_INLINE VU F32ToBits(DF d, VF v) {
   if constexpr (E == Elem::kBF16) {
-    return FloatToBFloat16Bits(d, v);
+    return cv::F32ToBf16Bits(d, v);
   } else {
-    return FloatToHalfBits(d, v);
+    return cv::F32ToHalfBits(d, v);
   }
 }
 

@@ -1,0 +1,104 @@
+// Vector conversions between float and the 16-bit storage formats, for the Highway kernels of
+// every operator. Each reproduces the scalar conversion of api/dtype.h bit for bit on every input
+// (tests/ops/conv_tbc_backward/rows_test.cpp checks all 65536 16-bit patterns and many float
+// patterns on every target), so a vector body and its scalar tail always agree.
+//
+// Highway's per-target include guard: a kernel file includes this after "hwy/highway.h", once per
+// target that foreach_target.h compiles.
+
+#if defined(OPENACLNN_KERNELS_CPU_CONVERT_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef OPENACLNN_KERNELS_CPU_CONVERT_INL_H_
+#undef OPENACLNN_KERNELS_CPU_CONVERT_INL_H_
+#else
+#define OPENACLNN_KERNELS_CPU_CONVERT_INL_H_
+#endif
+
+#include <cstdint>
+
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace openaclnn::simd {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Lanes of 16-bit storage widened to 32-bit lanes, and back (every lane holds a value below 2^16,
+// so the saturating demotion is exact).
+template <class DF>
+HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> LoadU16AsU32(DF, const uint16_t* p) {
+  const hn::RebindToUnsigned<DF> du;
+  const hn::Rebind<uint16_t, DF> du16;
+  return hn::PromoteTo(du, hn::LoadU(du16, p));
+}
+
+template <class DF>
+HWY_INLINE void StoreU32AsU16(DF, hn::Vec<hn::RebindToUnsigned<DF>> bits, uint16_t* p) {
+  const hn::RebindToSigned<DF> di;
+  const hn::Rebind<uint16_t, DF> du16;
+  hn::StoreU(hn::DemoteTo(du16, hn::BitCast(di, bits)), du16, p);
+}
+
+// binary16 bits -> float, exact: sign | rebased exponent | mantissa, where the exact multiply by
+// 2^112 rebases normals and turns subnormals into the right float normals; infinity and NaN keep
+// their payload (a signalling NaN stays signalling, as in HalfToFloat).
+template <class DF>
+HWY_INLINE hn::Vec<DF> HalfBitsToF32(DF df, hn::Vec<hn::RebindToUnsigned<DF>> h) {
+  const hn::RebindToUnsigned<DF> du;
+  const auto magnitude = hn::ShiftLeft<13>(hn::And(h, hn::Set(du, 0x7fffu)));
+  const auto finite = hn::Mul(hn::BitCast(df, magnitude), hn::Set(df, 0x1.0p112f));
+  const auto special = hn::Eq(hn::And(h, hn::Set(du, 0x7c00u)), hn::Set(du, 0x7c00u));
+  const auto inf_nan =
+      hn::Or(hn::And(magnitude, hn::Set(du, 0x007fe000u)), hn::Set(du, 0x7f800000u));
+  const auto value = hn::IfThenElse(special, inf_nan, hn::BitCast(du, finite));
+  return hn::BitCast(df, hn::Or(value, hn::ShiftLeft<16>(hn::And(h, hn::Set(du, 0x8000u)))));
+}
+
+// float -> binary16 bits, round to nearest even: NaN quiet with its top payload bits, overflow to
+// infinity, subnormal results rounded by the float unit (|v| * 2^24 rounded to an integer),
+// normal results rebased and rounded at bit 13.
+template <class DF>
+HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> F32ToHalfBits(DF df, hn::Vec<DF> f) {
+  const hn::RebindToUnsigned<DF> du;
+  const hn::RebindToSigned<DF> di;
+  const auto u = hn::BitCast(du, f);
+  const auto sign = hn::And(hn::ShiftRight<16>(u), hn::Set(du, 0x8000u));
+  const auto abs = hn::And(u, hn::Set(du, 0x7fffffffu));
+  const auto abs_i = hn::BitCast(di, abs);  // non-negative: signed compares are safe
+  auto v = hn::Sub(abs, hn::Set(du, 0x38000000u));
+  v = hn::Add(v, hn::Add(hn::Set(du, 0xfffu), hn::And(hn::ShiftRight<13>(v), hn::Set(du, 1u))));
+  auto r = hn::ShiftRight<13>(v);
+  const auto scaled = hn::Mul(hn::BitCast(df, abs), hn::Set(df, 16777216.0f));
+  const auto sub = hn::BitCast(du, hn::ConvertTo(di, hn::Round(scaled)));
+  r = hn::IfThenElse(hn::RebindMask(du, hn::Lt(abs_i, hn::Set(di, 0x38800000))), sub, r);
+  r = hn::IfThenElse(hn::RebindMask(du, hn::Gt(abs_i, hn::Set(di, 0x477fefff))),
+                     hn::Set(du, 0x7c00u), r);
+  const auto nan =
+      hn::Or(hn::Set(du, 0x7e00u), hn::And(hn::ShiftRight<13>(abs), hn::Set(du, 0x3ffu)));
+  r = hn::IfThenElse(hn::RebindMask(du, hn::Gt(abs_i, hn::Set(di, 0x7f800000))), nan, r);
+  return hn::Or(r, sign);
+}
+
+// bfloat16 bits -> float: exact.
+template <class DF>
+HWY_INLINE hn::Vec<DF> Bf16BitsToF32(DF df, hn::Vec<hn::RebindToUnsigned<DF>> h) {
+  return hn::BitCast(df, hn::ShiftLeft<16>(h));
+}
+
+// float -> bfloat16 bits, round to nearest even; NaN made quiet (| 0x40 after the shift).
+template <class DF>
+HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> F32ToBf16Bits(DF, hn::Vec<DF> f) {
+  const hn::RebindToUnsigned<DF> du;
+  const hn::RebindToSigned<DF> di;
+  const auto u = hn::BitCast(du, f);
+  const auto rounded = hn::ShiftRight<16>(
+      hn::Add(u, hn::Add(hn::Set(du, 0x7fffu), hn::And(hn::ShiftRight<16>(u), hn::Set(du, 1u)))));
+  const auto nan = hn::Or(hn::ShiftRight<16>(u), hn::Set(du, 0x40u));
+  const auto abs_i = hn::BitCast(di, hn::And(u, hn::Set(du, 0x7fffffffu)));
+  return hn::IfThenElse(hn::RebindMask(du, hn::Gt(abs_i, hn::Set(di, 0x7f800000))), nan, rounded);
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace openaclnn::simd
+HWY_AFTER_NAMESPACE();
+
+#endif  // per-target include guard
