@@ -26,11 +26,6 @@ bool ViewBytes(const TensorDesc& d, uint64_t* begin, uint64_t* end) {
   return true;
 }
 
-struct Span {
-  uintptr_t begin, end;  // device addresses
-  int side, index;
-};
-
 // Host memory the plans may read with aligned SIMD loads.
 struct AlignedFree {
   void operator()(void* p) const { std::free(p); }
@@ -44,70 +39,69 @@ HostBuffer AllocateHost(size_t bytes) {
 
 }  // namespace
 
-Status RunHostStaged(const Plan& plan, const StagedParams& views, const Bindings& device_bindings,
-                     size_t workspace_size, void* cuda_stream) {
-  const auto& params = views.params;
-  const auto& num_params = views.count;
-  OPENACLNN_RETURN_IF_ERROR(cuda::SynchronizeStream(cuda_stream));
+StagingLayout PlanStaging(const StagedParams& views, const Bindings& device_bindings) {
+  struct Span {
+    uintptr_t begin, end, base;
+    int side, index;
+  };
   std::vector<Span> spans;
   for (int side = 0; side < 2; ++side) {
     const auto& addresses = side == 0 ? device_bindings.inputs : device_bindings.outputs;
-    for (int i = 0; i < num_params[side]; ++i) {
+    for (int i = 0; i < views.count[side]; ++i) {
       uint64_t begin = 0, end = 0;
-      if (!params[side][i].used || addresses[i] == nullptr ||
-          !ViewBytes(params[side][i].view, &begin, &end)) {
+      if (!views.params[side][i].used || addresses[i] == nullptr ||
+          !ViewBytes(views.params[side][i].view, &begin, &end)) {
         continue;
       }
       const uintptr_t base = reinterpret_cast<uintptr_t>(addresses[i]);
-      spans.push_back({base + begin, base + end, side, i});
+      spans.push_back({base + begin, base + end, base, side, i});
     }
   }
-  // Overlapping spans share one host region, so aliasing between tensors is what the plan sees on
-  // the CPU device, and no region is written back twice.
   std::sort(spans.begin(), spans.end(),
             [](const Span& a, const Span& b) { return a.begin < b.begin; });
-  struct Region {
-    uintptr_t begin, end;
-    bool written;
-    HostBuffer host;
-  };
-  std::vector<Region> regions;
+  StagingLayout layout;
   for (const Span& s : spans) {
-    if (!regions.empty() && s.begin < regions.back().end) {
-      regions.back().end = std::max(regions.back().end, s.end);
-      regions.back().written |= s.side == 1;
-    } else {
-      regions.push_back({s.begin, s.end, s.side == 1, nullptr});
+    if (layout.regions.empty() || s.begin >= layout.regions.back().end) {
+      layout.regions.push_back({s.begin, s.end, false});
     }
+    StagingLayout::Region& r = layout.regions.back();
+    r.end = std::max(r.end, s.end);
+    r.written = r.written || s.side == 1;
+    layout.placements.push_back(
+        {s.side, s.index, layout.regions.size() - 1, static_cast<intptr_t>(s.base - r.begin)});
   }
-  for (Region& r : regions) {
-    r.host = AllocateHost(r.end - r.begin);
-    if (!r.host) {
+  return layout;
+}
+
+Status RunHostStaged(const Plan& plan, const StagedParams& views, const Bindings& device_bindings,
+                     size_t workspace_size, void* cuda_stream) {
+  OPENACLNN_RETURN_IF_ERROR(cuda::SynchronizeStream(cuda_stream));
+  const StagingLayout layout = PlanStaging(views, device_bindings);
+  std::vector<HostBuffer> host;
+  for (const StagingLayout::Region& r : layout.regions) {
+    host.push_back(AllocateHost(r.end - r.begin));
+    if (!host.back()) {
       return ErrorStatus(ACLNN_ERR_INNER, "out of host memory staging %llu bytes for the CPU plan",
                          static_cast<unsigned long long>(r.end - r.begin));
     }
     OPENACLNN_RETURN_IF_ERROR(
-        cuda::Memcpy(r.host.get(), reinterpret_cast<const void*>(r.begin), r.end - r.begin));
+        cuda::Memcpy(host.back().get(), reinterpret_cast<const void*>(r.begin), r.end - r.begin));
   }
-  // Host storage bases: the device base's offset within its region, applied to the host copy.
-  // Empty or unused tensors keep their addresses; the plan does not touch them.
+  // Empty or unused tensors keep their device addresses: the plan does not touch them.
   Bindings host_bindings = device_bindings;
-  for (const Span& s : spans) {
-    auto& addresses = s.side == 0 ? host_bindings.inputs : host_bindings.outputs;
-    const uintptr_t device_base = reinterpret_cast<uintptr_t>(addresses[s.index]);
-    const Region& r = *std::find_if(regions.begin(), regions.end(), [&](const Region& region) {
-      return s.begin >= region.begin && s.end <= region.end;
-    });
-    addresses[s.index] = reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(r.host.get()) +
-                                                 (device_base - r.begin));
+  for (const StagingLayout::Placement& p : layout.placements) {
+    auto& addresses = p.side == 0 ? host_bindings.inputs : host_bindings.outputs;
+    addresses[p.index] = reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(host[p.region].get()) +
+                                                 static_cast<uintptr_t>(p.base_offset));
   }
   HostBuffer workspace = AllocateHost(workspace_size);
   if (!workspace) return ErrorStatus(ACLNN_ERR_INNER, "out of host memory for the workspace");
   OPENACLNN_RETURN_IF_ERROR(plan.Run(host_bindings, workspace.get()));
-  for (const Region& r : regions) {
+  for (size_t i = 0; i < layout.regions.size(); ++i) {
+    const StagingLayout::Region& r = layout.regions[i];
     if (!r.written) continue;
     OPENACLNN_RETURN_IF_ERROR(
-        cuda::Memcpy(reinterpret_cast<void*>(r.begin), r.host.get(), r.end - r.begin));
+        cuda::Memcpy(reinterpret_cast<void*>(r.begin), host[i].get(), r.end - r.begin));
   }
   return Status::Ok();
 }
