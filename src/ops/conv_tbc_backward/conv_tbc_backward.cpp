@@ -4,12 +4,18 @@
 #include "ops/conv_tbc_backward/checker.h"
 #include "ops/conv_tbc_backward/cpu/fast.h"
 #include "ops/conv_tbc_backward/reference.h"
+#if OPENACLNN_WITH_CUDA
+#include "ops/conv_tbc_backward/cuda/plan.h"
+#endif
 
 namespace openaclnn::conv_tbc {
 namespace {
 
 // Ordered list: the first that accepts the problem runs; the reference is last.
 const Implementation<Problem> kImplementations[] = {
+#if OPENACLNN_WITH_CUDA
+    {"cuda_cublas", DeviceKind::kCuda, cuda::CudaDeclines, cuda::MakeCudaPlan},
+#endif
     {"cpu_gemm", DeviceKind::kCpu, FastDeclines, MakeFastPlan},
     {"reference", DeviceKind::kCpu, ReferenceDeclines, MakeReferencePlan},
 };
