@@ -7,6 +7,9 @@
 #include "backend/cpu/isa.h"
 #include "ops/layer_norm_backward/checker.h"
 #include "ops/layer_norm_backward/cpu/fast.h"
+#if OPENACLNN_WITH_CUDA
+#include "ops/layer_norm_backward/cuda/plan.h"
+#endif
 #include "ops/layer_norm_backward/problem.h"
 #include "ops/layer_norm_backward/reference.h"
 
@@ -31,6 +34,9 @@ std::string Problem::Describe() const {
 namespace {
 
 const Implementation<Problem> kImplementations[] = {
+#if OPENACLNN_WITH_CUDA
+    {"cuda_rows", DeviceKind::kCuda, cuda::CudaDeclines, cuda::MakeCudaPlan},
+#endif
     {"cpu_fused_rows", DeviceKind::kCpu, cpu::FastDeclines, cpu::MakeFastPlan},
     {"reference", DeviceKind::kCpu, ReferenceDeclines, MakeReferencePlan},
 };

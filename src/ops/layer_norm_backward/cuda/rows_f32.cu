@@ -1,0 +1,11 @@
+// The row kernels of the CUDA LayerNorm backward for FLOAT input (one file per input
+// type, so the instantiations compile in parallel).
+#include "ops/layer_norm_backward/cuda/kernels.cuh"
+
+namespace openaclnn::layer_norm_backward::cuda {
+
+Status LaunchRowsF32(const RowParams& p, const RowConfig& c, cudaStream_t stream) {
+  return LaunchRows<float>(p, c, stream);
+}
+
+}  // namespace openaclnn::layer_norm_backward::cuda
