@@ -20,6 +20,7 @@
 #include "aclnnop/aclnn_convolution_backward.h"
 #include "api/dtype.h"
 #include "backend/cpu/thread_pool.h"
+#include "bench_flags.h"
 #include "kernels/cpu/gemm.h"
 
 namespace {
@@ -168,17 +169,8 @@ void BM_ConvTbcBackward(benchmark::State& state, Shape s, aclDataType dtype) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool quick = false;
-  std::vector<char*> args;
-  for (int i = 0; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--quick") == 0) {
-      quick = true;
-    } else {
-      args.push_back(argv[i]);
-    }
-  }
-  int n = static_cast<int>(args.size());
-  benchmark::Initialize(&n, args.data());
+  const bool quick = openaclnn::bench::TakeFlag(&argc, argv, "--quick");
+  benchmark::Initialize(&argc, argv);
   aclInit(nullptr);
   aclrtSetDevice(0);
   const int threads = openaclnn::cpu::NumThreads();

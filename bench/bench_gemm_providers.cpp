@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "api/dtype.h"
+#include "bench_flags.h"
 #include "kernels/cpu/gemm.h"
 
 namespace {
@@ -133,15 +134,7 @@ void Provider(benchmark::State& state, int tile_index, const std::string& provid
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool quick = false;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--quick") == 0) {
-      quick = true;
-      for (int j = i; j + 1 < argc; ++j) argv[j] = argv[j + 1];
-      --argc;
-      break;
-    }
-  }
+  const bool quick = openaclnn::bench::TakeFlag(&argc, argv, "--quick");
   std::printf("GEMM provider in use: %s; bfloat16 products native: %s\n",
               openaclnn::cpu::GemmProviderName(), openaclnn::cpu::HasFastBf16Gemm() ? "yes" : "no");
   for (int i = 0; i < static_cast<int>(std::size(kTiles)); ++i) {

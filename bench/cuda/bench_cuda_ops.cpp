@@ -22,6 +22,7 @@
 #include "aclnnop/aclnn_layer_norm_backward.h"
 #include "api/dtype.h"
 #include "backend/cuda/runtime.h"
+#include "bench_flags.h"
 #include "runtime/device.h"
 #include "runtime/stream.h"
 
@@ -226,15 +227,7 @@ const char* DtypeLabel(aclDataType dtype) { return dtype == ACL_FLOAT ? "FLOAT" 
 
 int main(int argc, char** argv) {
   // --quick: the copy, two LayerNorm shapes and one ConvTbc shape, FLOAT and BFLOAT16.
-  bool quick = false;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--quick") == 0) {
-      quick = true;
-      for (int j = i; j + 1 < argc; ++j) argv[j] = argv[j + 1];
-      --argc;
-      break;
-    }
-  }
+  const bool quick = openaclnn::bench::TakeFlag(&argc, argv, "--quick");
   if (openaclnn::ProcessDeviceKind() != openaclnn::DeviceKind::kCuda) {
     std::printf("bench_cuda_ops: no CUDA device (%s); nothing to measure\n",
                 openaclnn::cuda::UnavailableReason());
