@@ -95,6 +95,25 @@ TEST_F(CudaRuntimeTest, HostTensorsAreRefusedOnTheGpu) {
                                                    nullptr, nullptr, &ws, &ex),
             ACLNN_ERR_PARAM_INVALID);
   EXPECT_NE(RecentError().find("host memory"), std::string::npos) << RecentError();
+
+  // A workspace in host memory: refused by phase 2, naming the workspace.
+  aclTensor* dy_dev = make(shape, dev);
+  const int64_t n_dims[1] = {16};
+  aclTensor* gw_n =
+      aclCreateTensor(n_dims, 1, ACL_FLOAT, nullptr, 0, ACL_FORMAT_ND, n_dims, 1, dev);
+  const bool mask_w[3] = {true, true, false};
+  aclBoolArray* mw = aclCreateBoolArray(mask_w, 3);
+  ASSERT_EQ(aclnnLayerNormBackwardGetWorkspaceSize(dy_dev, x, norm, mean, rstd, nullptr, nullptr,
+                                                   mw, dx, gw_n, nullptr, &ws, &ex),
+            ACLNN_SUCCESS)
+      << RecentError();
+  ASSERT_GT(ws, 0u);
+  std::vector<unsigned char> host_workspace(ws);
+  EXPECT_EQ(aclnnLayerNormBackward(host_workspace.data(), ws, ex, stream()),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_NE(RecentError().find("workspace"), std::string::npos) << RecentError();
+  for (aclTensor* t : {dy_dev, gw_n}) aclDestroyTensor(t);
+  aclDestroyBoolArray(mw);
   for (aclTensor* t : {dy, x, mean, rstd, dx}) aclDestroyTensor(t);
   aclDestroyIntArray(norm);
   aclDestroyBoolArray(m);
