@@ -1,7 +1,11 @@
 // SIMD row kernels of the fast LayerNorm backward, compiled once per Highway target.
 // Numerics: no contraction of a multiply and an add into an FMA (GCC contracts by default in C++,
 // and only the AVX2 and AVX-512 targets have FMA): every target must round every product.
+// (clang does not contract across statements and has no such pragma; the build also passes
+// -ffp-contract=off.)
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("fp-contract=off")
+#endif
 #include "ops/layer_norm_backward/cpu/row_kernels.h"
 
 #include <algorithm>
