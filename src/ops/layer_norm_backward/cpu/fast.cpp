@@ -84,11 +84,15 @@ class FastPlan : public Plan {
     args_.rows_contiguous =
         args_.trail.rank == 0 || (args_.trail.rank == 1 && args_.trail.strides[0][0] == 1 &&
                                   args_.trail.strides[1][0] == 1 && args_.trail.strides[2][0] == 1);
-    // Non-temporal stores pay once dx no longer fits in the caches (machine.md: 23 -> 31 GB/s
-    // from DRAM on 2 threads); below that they cost.
+    // Non-temporal stores pay once what one call streams (dy, x and dx) no longer fits in the
+    // caches: dx's lines would be evicted before reuse anyway, and regular stores first read them
+    // (machine.md: 23 -> 31 GB/s from DRAM on 2 threads). Below that they cost.
+    const int64_t streamed_bytes =
+        p.m * n *
+        static_cast<int64_t>(DTypeSize(p.grad_out.dtype) + DTypeSize(p.input.dtype) +
+                             DTypeSize(p.grad_input.dtype));
     args_.stream_dx =
-        args_.want_dx && args_.rows_contiguous &&
-        p.m * n * static_cast<int64_t>(DTypeSize(p.grad_input.dtype)) >= (int64_t{32} << 20);
+        args_.want_dx && args_.rows_contiguous && streamed_bytes >= (int64_t{32} << 20);
     const int64_t* stat_sets[2] = {p.mean.strides.data(), p.rstd.strides.data()};
     args_.stat = Collapse(p.mean.dims.data(), 0, p.mean.rank, stat_sets, 2);
     weight_dims_ = p.has_weight ? SingleView(p.weight) : StridedDims();
