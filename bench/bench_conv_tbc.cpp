@@ -27,6 +27,7 @@
 #include "api/dtype.h"
 #include "backend/cpu/isa.h"
 #include "backend/cpu/thread_pool.h"
+#include "bench_common.h"
 #include "kernels/cpu/gemm.h"
 
 namespace {
@@ -84,56 +85,7 @@ double MedianSeconds(const std::function<void()>& fn, int reps, double min_time)
   return times[times.size() / 2];
 }
 
-// fp32 FMA peak: 16 independent zmm FMA chains in registers on every thread.
-__attribute__((target("avx512f"))) float FmaChains(int64_t iters) {
-  __m512 acc[16];
-  for (int i = 0; i < 16; ++i) acc[i] = _mm512_set1_ps(static_cast<float>(i));
-  const __m512 m = _mm512_set1_ps(0.999999f), c = _mm512_set1_ps(1e-6f);
-  for (int64_t it = 0; it < iters; ++it) {
-    for (int i = 0; i < 16; ++i) acc[i] = _mm512_fmadd_ps(acc[i], m, c);
-  }
-  __m512 s = acc[0];
-  for (int i = 1; i < 16; ++i) s = _mm512_add_ps(s, acc[i]);
-  float out[16];
-  _mm512_storeu_ps(out, s);
-  return out[0] + out[15];
-}
-
-__attribute__((target("avx2,fma"))) float FmaChains256(int64_t iters) {
-  __m256 acc[16];
-  for (int i = 0; i < 16; ++i) acc[i] = _mm256_set1_ps(static_cast<float>(i));
-  const __m256 m = _mm256_set1_ps(0.999999f), c = _mm256_set1_ps(1e-6f);
-  for (int64_t it = 0; it < iters; ++it) {
-    for (int i = 0; i < 16; ++i) acc[i] = _mm256_fmadd_ps(acc[i], m, c);
-  }
-  __m256 s = acc[0];
-  for (int i = 1; i < 16; ++i) s = _mm256_add_ps(s, acc[i]);
-  float out[8];
-  _mm256_storeu_ps(out, s);
-  return out[0] + out[7];
-}
-
-volatile float g_sink = 0;
-
-double MeasureFmaPeak(int threads) {
-  const bool avx512 = __builtin_cpu_supports("avx512f");
-  const int lanes = avx512 ? 16 : 8;
-  const int64_t iters = 10'000'000;
-  double best = 0;
-  for (int rep = 0; rep < 3; ++rep) {
-    std::vector<std::thread> pool;
-    std::vector<float> sink(threads);
-    const double t0 = Now();
-    for (int t = 0; t < threads; ++t) {
-      pool.emplace_back([&, t] { sink[t] = avx512 ? FmaChains(iters) : FmaChains256(iters); });
-    }
-    for (std::thread& th : pool) th.join();
-    const double s = Now() - t0;
-    g_sink = sink[0];
-    best = std::max(best, 2.0 * lanes * 16 * static_cast<double>(iters) * threads / s / 1e9);
-  }
-  return best;
-}
+using openaclnn::bench::MeasureFmaPeak;
 
 struct DeviceBuffer {
   void* ptr = nullptr;

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "api/dtype.h"
-#include "bench_flags.h"
+#include "bench_common.h"
 #include "kernels/cpu/gemm.h"
 
 namespace {

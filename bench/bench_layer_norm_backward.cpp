@@ -32,38 +32,14 @@
 #include "api/dtype.h"
 #include "backend/cpu/isa.h"
 #include "backend/cpu/thread_pool.h"
+#include "bench_common.h"
 #include "oneapi/dnnl/dnnl.hpp"
 
 namespace {
 
-struct Shape {
-  std::vector<int64_t> dims;
-  int norm_len;
-  int64_t M() const {
-    int64_t m = 1;
-    for (size_t i = 0; i + norm_len < dims.size(); ++i) m *= dims[i];
-    return m;
-  }
-  int64_t N() const {
-    int64_t n = 1;
-    for (size_t i = dims.size() - norm_len; i < dims.size(); ++i) n *= dims[i];
-    return n;
-  }
-  std::string Label() const {
-    std::string s = "(";
-    for (size_t i = 0; i < dims.size(); ++i) s += (i ? ", " : "") + std::to_string(dims[i]);
-    s += ")";
-    if (norm_len > 1) s += " over last " + std::to_string(norm_len);
-    return s;
-  }
-};
-
-const Shape kShapes[] = {
-    {{16384, 768}, 1}, {{16384, 1024}, 1}, {{8192, 1600}, 1},   {{16384, 4096}, 1},
-    {{8192, 8192}, 1}, {{50432, 384}, 1},  {{1048576, 128}, 1}, {{401408, 24}, 1},
-    {{512, 65536}, 1}, {{4445, 512}, 1},   {{1000, 1}, 1},      {{100000, 8, 16}, 2},
-};
-const int kQuickShapes[] = {0, 7, 8, 11};
+using Shape = openaclnn::bench::LayerNormShape;
+const auto& kShapes = openaclnn::bench::kLayerNormShapes;
+const auto& kQuickShapes = openaclnn::bench::kLayerNormQuickShapes;
 
 double Bytes(const Shape& s, aclDataType dtype) {
   const double m = static_cast<double>(s.M()), n = static_cast<double>(s.N());

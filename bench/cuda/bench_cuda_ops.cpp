@@ -22,7 +22,7 @@
 #include "aclnnop/aclnn_layer_norm_backward.h"
 #include "api/dtype.h"
 #include "backend/cuda/runtime.h"
-#include "bench_flags.h"
+#include "bench_common.h"
 #include "runtime/device.h"
 #include "runtime/stream.h"
 

@@ -1,0 +1,114 @@
+#pragma once
+// What the CPU benchmark programs share: their extra command-line flags, the same-run fp32 FMA
+// peak, and the LayerNorm shape set of issue 3.
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace openaclnn::bench {
+
+// Removes every `flag` from argv (so Google Benchmark never sees it); true when it was there.
+inline bool TakeFlag(int* argc, char** argv, const char* flag) {
+  bool found = false;
+  int kept = 0;
+  for (int i = 0; i < *argc; ++i) {
+    if (i > 0 && std::strcmp(argv[i], flag) == 0) {
+      found = true;
+    } else {
+      argv[kept++] = argv[i];
+    }
+  }
+  *argc = kept;
+  return found;
+}
+
+// fp32 FMA peak: 16 independent FMA chains in registers on every thread (zmm where the CPU has
+// AVX-512, else ymm), in GFLOP/s, best of three.
+__attribute__((target("avx512f"))) inline float FmaChainsAvx512(int64_t iters) {
+  __m512 acc[16];
+  for (int i = 0; i < 16; ++i) acc[i] = _mm512_set1_ps(static_cast<float>(i));
+  const __m512 m = _mm512_set1_ps(0.999999f), c = _mm512_set1_ps(1e-6f);
+  for (int64_t it = 0; it < iters; ++it) {
+    for (int i = 0; i < 16; ++i) acc[i] = _mm512_fmadd_ps(acc[i], m, c);
+  }
+  __m512 s = acc[0];
+  for (int i = 1; i < 16; ++i) s = _mm512_add_ps(s, acc[i]);
+  float out[16];
+  _mm512_storeu_ps(out, s);
+  return out[0] + out[15];
+}
+
+__attribute__((target("avx2,fma"))) inline float FmaChainsAvx2(int64_t iters) {
+  __m256 acc[16];
+  for (int i = 0; i < 16; ++i) acc[i] = _mm256_set1_ps(static_cast<float>(i));
+  const __m256 m = _mm256_set1_ps(0.999999f), c = _mm256_set1_ps(1e-6f);
+  for (int64_t it = 0; it < iters; ++it) {
+    for (int i = 0; i < 16; ++i) acc[i] = _mm256_fmadd_ps(acc[i], m, c);
+  }
+  __m256 s = acc[0];
+  for (int i = 1; i < 16; ++i) s = _mm256_add_ps(s, acc[i]);
+  float out[8];
+  _mm256_storeu_ps(out, s);
+  return out[0] + out[7];
+}
+
+inline double MeasureFmaPeak(int threads, int64_t iters = 20'000'000) {
+  static volatile float sink_all = 0;
+  const bool avx512 = __builtin_cpu_supports("avx512f");
+  const int lanes = avx512 ? 16 : 8;
+  double best = 0;
+  for (int rep = 0; rep < 3; ++rep) {
+    std::vector<std::thread> pool;
+    std::vector<float> sink(threads);
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int t = 0; t < threads; ++t) {
+      pool.emplace_back(
+          [&, t] { sink[t] = avx512 ? FmaChainsAvx512(iters) : FmaChainsAvx2(iters); });
+    }
+    for (std::thread& th : pool) th.join();
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    sink_all = sink_all + sink[0];
+    best = std::max(best, 2.0 * lanes * 16 * static_cast<double>(iters) * threads / s / 1e9);
+  }
+  return best;
+}
+
+// LayerNorm shapes (M rows of N normalised elements; the last `norm_len` dims are normalised).
+struct LayerNormShape {
+  std::vector<int64_t> dims;
+  int norm_len;
+  int64_t M() const {
+    int64_t m = 1;
+    for (size_t i = 0; i + norm_len < dims.size(); ++i) m *= dims[i];
+    return m;
+  }
+  int64_t N() const {
+    int64_t n = 1;
+    for (size_t i = dims.size() - norm_len; i < dims.size(); ++i) n *= dims[i];
+    return n;
+  }
+  std::string Label() const {
+    std::string s = "(";
+    for (size_t i = 0; i < dims.size(); ++i) s += (i ? ", " : "") + std::to_string(dims[i]);
+    s += ")";
+    if (norm_len > 1) s += " over last " + std::to_string(norm_len);
+    return s;
+  }
+};
+
+// Issue 3's shapes, and the subset --quick runs.
+inline const LayerNormShape kLayerNormShapes[] = {
+    {{16384, 768}, 1}, {{16384, 1024}, 1}, {{8192, 1600}, 1},   {{16384, 4096}, 1},
+    {{8192, 8192}, 1}, {{50432, 384}, 1},  {{1048576, 128}, 1}, {{401408, 24}, 1},
+    {{512, 65536}, 1}, {{4445, 512}, 1},   {{1000, 1}, 1},      {{100000, 8, 16}, 2},
+};
+inline const int kLayerNormQuickShapes[] = {0, 7, 8, 11};
+
+}  // namespace openaclnn::bench
