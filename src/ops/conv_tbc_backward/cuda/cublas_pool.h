@@ -11,6 +11,34 @@
 
 namespace openaclnn::conv_tbc::cuda {
 
+// cuBLAS, loaded with dlopen at the first use rather than linked: a process that never runs a
+// product on a GPU (every CPU user) does not map cuBLAS and cuBLASLt (about 600 MB of libraries,
+// 200 MB of resident memory and tens of milliseconds at start-up).
+struct CublasApi {
+  cublasStatus_t (*create)(cublasHandle_t*);
+  cublasStatus_t (*destroy)(cublasHandle_t);
+  cublasStatus_t (*set_stream)(cublasHandle_t, cudaStream_t);
+  cublasStatus_t (*set_workspace)(cublasHandle_t, void*, size_t);
+  cublasStatus_t (*set_pointer_mode)(cublasHandle_t, cublasPointerMode_t);
+  cublasStatus_t (*set_atomics_mode)(cublasHandle_t, cublasAtomicsMode_t);
+  cublasStatus_t (*set_math_mode)(cublasHandle_t, cublasMath_t);
+  const char* (*status_name)(cublasStatus_t);
+  const char* (*status_string)(cublasStatus_t);
+  cublasStatus_t (*gemm_ex)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
+                            const void*, const void*, cudaDataType, int, const void*, cudaDataType,
+                            int, const void*, void*, cudaDataType, int, cublasComputeType_t,
+                            cublasGemmAlgo_t);
+  cublasStatus_t (*gemm_strided_batched_ex)(cublasHandle_t, cublasOperation_t, cublasOperation_t,
+                                            int, int, int, const void*, const void*, cudaDataType,
+                                            int, long long, const void*, cudaDataType, int,
+                                            long long, const void*, void*, cudaDataType, int,
+                                            long long, int, cublasComputeType_t, cublasGemmAlgo_t);
+};
+
+// The loaded library, or nullptr when it cannot be loaded (then CublasLoadError() says why).
+const CublasApi* Cublas();
+const char* CublasLoadError();
+
 class CublasLease {
  public:
   CublasLease() = default;

@@ -391,13 +391,13 @@ class CudaPlan : public Plan {
     CublasLease lease;
     if (g_.gx_products || g_.gw_products) {
       OPENACLNN_RETURN_IF_ERROR(lease.Acquire(device));
-      cublasStatus_t s = cublasSetStream(lease.get(), stream);
+      cublasStatus_t s = Cublas()->set_stream(lease.get(), stream);
       if (s != CUBLAS_STATUS_SUCCESS) return CublasError("cublasSetStream", "launch", s);
       // After cublasSetStream, which resets the handle to its default workspace pool.
       uintptr_t cw = reinterpret_cast<uintptr_t>(at(cublas_));
       cw = (cw + kCublasAlignment - 1) / kCublasAlignment * kCublasAlignment;
-      s = cublasSetWorkspace(lease.get(), reinterpret_cast<void*>(cw),
-                             static_cast<size_t>(kCublasWorkspaceBytes));
+      s = Cublas()->set_workspace(lease.get(), reinterpret_cast<void*>(cw),
+                                  static_cast<size_t>(kCublasWorkspaceBytes));
       if (s != CUBLAS_STATUS_SUCCESS) return CublasError("cublasSetWorkspace", "launch", s);
     }
     const int64_t B = p_.batch;
@@ -499,12 +499,13 @@ class CudaPlan : public Plan {
             float* cp = c + b0 * stride_c + m0 + n0 * ldc;
             cublasStatus_t s;
             if (nb == 1) {
-              s = cublasGemmEx(handle, op_a, op_b, static_cast<int>(mc), static_cast<int>(nc),
-                               static_cast<int>(kc), &one, ap, ab_type, static_cast<int>(a.ld), bp,
-                               ab_type, static_cast<int>(b.ld), &beta_piece, cp, CUDA_R_32F,
-                               static_cast<int>(ldc), compute, CUBLAS_GEMM_DEFAULT);
+              s = Cublas()->gemm_ex(handle, op_a, op_b, static_cast<int>(mc), static_cast<int>(nc),
+                                    static_cast<int>(kc), &one, ap, ab_type, static_cast<int>(a.ld),
+                                    bp, ab_type, static_cast<int>(b.ld), &beta_piece, cp,
+                                    CUDA_R_32F, static_cast<int>(ldc), compute,
+                                    CUBLAS_GEMM_DEFAULT);
             } else {
-              s = cublasGemmStridedBatchedEx(
+              s = Cublas()->gemm_strided_batched_ex(
                   handle, op_a, op_b, static_cast<int>(mc), static_cast<int>(nc),
                   static_cast<int>(kc), &one, ap, ab_type, static_cast<int>(a.ld), a.batch_stride,
                   bp, ab_type, static_cast<int>(b.ld), b.batch_stride, &beta_piece, cp, CUDA_R_32F,
@@ -531,7 +532,10 @@ class CudaPlan : public Plan {
 
 const char* CudaDeclines(const Problem& problem) {
   Geometry g;
-  return MakeGeometry(problem, &g);
+  if (const char* why = MakeGeometry(problem, &g)) return why;
+  // Without cuBLAS the products cannot run here; the CPU plan then runs host-staged.
+  if ((g.gx_products || g.gw_products) && Cublas() == nullptr) return "cuBLAS cannot be loaded";
+  return nullptr;
 }
 
 std::unique_ptr<Plan> MakeCudaPlan(const Problem& problem, WorkspaceBooking* workspace) {
