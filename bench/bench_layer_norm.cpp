@@ -194,7 +194,7 @@ std::map<std::string, double> ReadTorch(const std::string& path, std::string* ve
   std::ifstream in(path);
   std::string line;
   while (std::getline(in, line)) {
-    if (line.rfind("#", 0) == 0) {
+    if (line.rfind('#', 0) == 0) {
       *version = line.substr(1);
       continue;
     }

@@ -305,7 +305,7 @@ std::map<std::string, double> ReadTorch(const std::string& path, std::string* ve
     int shape;
     std::string dt;
     double sec;
-    if (line.rfind("#", 0) == 0) {
+    if (line.rfind('#', 0) == 0) {
       *version = line.substr(1);
       continue;
     }

@@ -324,7 +324,8 @@ float SmallInt(int tensor, int64_t i) {
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   z ^= z >> 31;
-  return static_cast<float>(static_cast<int>(z % static_cast<uint64_t>(mod)) - mod / 2);
+  const int centre = mod / 2;  // values -centre .. centre, all exact in every dtype
+  return static_cast<float>(static_cast<int>(z % static_cast<uint64_t>(mod)) - centre);
 }
 
 Outcome RunCase(const Case& c, aclrtStream stream) {

@@ -435,7 +435,8 @@ void Rows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row
       }
     }
   };
-  while (r0 < row_end) {
+  // process_group advances r0 (captured by reference).
+  while (r0 < row_end) {  // NOLINT(bugprone-infinite-loop)
     const int64_t left = row_end - r0;
     if (grouped && left >= kMaxGroup) {
       process_group(std::integral_constant<int, kMaxGroup>());
