@@ -7,7 +7,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -27,6 +32,52 @@ inline bool TakeFlag(int* argc, char** argv, const char* flag) {
   }
   *argc = kept;
   return found;
+}
+
+// PyTorch timings written by the bench/*.py scripts: a "#<version>" line, then lines
+// "shape_index dtype seconds". Keyed "shape_index/dtype"; empty when `path` is empty.
+inline std::map<std::string, double> ReadTorchResults(const std::string& path,
+                                                      std::string* version) {
+  std::map<std::string, double> out;
+  if (path.empty()) return out;
+  std::ifstream in(path);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind('#', 0) == 0) {
+      *version = line.substr(1);
+      continue;
+    }
+    std::istringstream is(line);
+    int shape;
+    std::string dt;
+    double sec;
+    if (is >> shape >> dt >> sec) out[std::to_string(shape) + "/" + dt] = sec;
+  }
+  return out;
+}
+
+// The options of the table-printing forward benchmarks: --quick, --shape=INDEX,
+// --torch_results=FILE. False (after a usage line on stderr) for anything else.
+struct TableBenchArgs {
+  bool quick = false;
+  int only_shape = -1;
+  std::string torch_path;
+};
+inline bool ParseTableBenchArgs(int argc, char** argv, TableBenchArgs* args) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--quick") {
+      args->quick = true;
+    } else if (a.rfind("--torch_results=", 0) == 0) {
+      args->torch_path = a.substr(16);
+    } else if (a.rfind("--shape=", 0) == 0) {
+      args->only_shape = std::atoi(a.c_str() + 8);
+    } else {
+      std::fprintf(stderr, "usage: %s [--quick] [--shape=INDEX] [--torch_results=FILE]\n", argv[0]);
+      return false;
+    }
+  }
+  return true;
 }
 
 // fp32 FMA peak: 16 independent FMA chains in registers on every thread (zmm where the CPU has

@@ -188,44 +188,14 @@ double MeasurePhase1() {
   return times[times.size() / 2];
 }
 
-// Lines "shape_index dtype seconds" after a "#..." version line (bench_layer_norm_forward.py).
-std::map<std::string, double> ReadTorch(const std::string& path, std::string* version) {
-  std::map<std::string, double> out;
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind('#', 0) == 0) {
-      *version = line.substr(1);
-      continue;
-    }
-    std::istringstream is(line);
-    int shape;
-    std::string dt;
-    double sec;
-    if (is >> shape >> dt >> sec) out[std::to_string(shape) + "/" + dt] = sec;
-  }
-  return out;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
-  bool quick = false;
-  int only_shape = -1;
-  std::string torch_path;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--quick") {
-      quick = true;
-    } else if (a.rfind("--torch_results=", 0) == 0) {
-      torch_path = a.substr(16);
-    } else if (a.rfind("--shape=", 0) == 0) {
-      only_shape = std::atoi(a.c_str() + 8);
-    } else {
-      std::fprintf(stderr, "usage: %s [--quick] [--shape=INDEX] [--torch_results=FILE]\n", argv[0]);
-      return 2;
-    }
-  }
+  openaclnn::bench::TableBenchArgs args;
+  if (!openaclnn::bench::ParseTableBenchArgs(argc, argv, &args)) return 2;
+  const bool quick = args.quick;
+  const int only_shape = args.only_shape;
+  const std::string& torch_path = args.torch_path;
   aclInit(nullptr);
   aclrtSetDevice(0);
   aclrtStream stream = nullptr;
@@ -242,7 +212,7 @@ int main(int argc, char** argv) {
   const double min_time = quick ? 0.05 : 0.2;
   std::string torch_version;
   const std::map<std::string, double> torch =
-      torch_path.empty() ? std::map<std::string, double>() : ReadTorch(torch_path, &torch_version);
+      openaclnn::bench::ReadTorchResults(torch_path, &torch_version);
 
   std::printf("openaclnn LayerNorm forward, %d threads, ISA %s; PyTorch: %s\n\n",
               openaclnn::cpu::NumThreads(), openaclnn::cpu::ActiveIsa().c_str(),

@@ -295,25 +295,6 @@ std::string Key(const char* impl, int shape, aclDataType dt) {
   return std::string(impl) + "/" + std::to_string(shape) + "/" + (dt == ACL_BF16 ? "bf16" : "f32");
 }
 
-// Lines "shape_index dtype seconds torch_version" from bench_layer_norm_backward.py.
-std::map<std::string, double> ReadTorch(const std::string& path, std::string* version) {
-  std::map<std::string, double> out;
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream is(line);
-    int shape;
-    std::string dt;
-    double sec;
-    if (line.rfind('#', 0) == 0) {
-      *version = line.substr(1);
-      continue;
-    }
-    if (is >> shape >> dt >> sec) out[std::to_string(shape) + "/" + dt] = sec;
-  }
-  return out;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -368,7 +349,7 @@ int main(int argc, char** argv) {
 
   std::string torch_version;
   const std::map<std::string, double> torch =
-      torch_path.empty() ? std::map<std::string, double>() : ReadTorch(torch_path, &torch_version);
+      openaclnn::bench::ReadTorchResults(torch_path, &torch_version);
   const auto& med = reporter.medians;
   std::printf("\nopenaclnn LayerNorm backward, %d threads, ISA %s; oneDNN %d.%d; PyTorch: %s\n\n",
               openaclnn::cpu::NumThreads(), openaclnn::cpu::ActiveIsa().c_str(),
