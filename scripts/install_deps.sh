@@ -2,7 +2,7 @@
 # Installs the Debian packages openaclnn builds, tests and benchmarks with. Safe to re-run.
 set -euo pipefail
 packages=(build-essential cmake pkg-config git python3
-          libhwy-dev libdnnl-dev libgtest-dev libgmock-dev libbenchmark-dev
+          libhwy-dev libdnnl-dev ocl-icd-opencl-dev libgtest-dev libgmock-dev libbenchmark-dev
           clang libclang-rt-14-dev)
 missing=()
 for p in "${packages[@]}"; do
