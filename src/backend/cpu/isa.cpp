@@ -1,5 +1,6 @@
 #include "backend/cpu/isa.h"
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
@@ -14,7 +15,10 @@ struct IsaName {
   int64_t target;
 };
 
-// Our names for the Highway targets this library is compiled for, best first.
+constexpr const char* kNativeBf16Name = "avx512_bf16";
+
+// Our names for the Highway targets this library is compiled for, best first (kNativeBf16Name
+// comes before them: the AVX-512 target with the AVX512_BF16 conversions).
 constexpr IsaName kIsas[] = {
     {"avx512", HWY_AVX3},
     {"avx2", HWY_AVX2},
@@ -33,16 +37,37 @@ int64_t Hardware() {
   return hardware;
 }
 
+bool HardwareBf16() {
+#if defined(__x86_64__) || defined(__i386__)
+  static const bool has = __builtin_cpu_supports("avx512bf16") != 0;
+  return has;
+#else
+  return false;
+#endif
+}
+
 std::mutex& CapMutex() {
   static std::mutex* mutex = new std::mutex;
   return *mutex;
 }
 
+// Cleared by a cap below kNativeBf16Name.
+std::atomic<bool>& Bf16Allowed() {
+  static std::atomic<bool> allowed{true};
+  return allowed;
+}
+
 }  // namespace
+
+bool NativeBf16Enabled() {
+  return HardwareBf16() && Bf16Allowed().load(std::memory_order_relaxed) &&
+         (hwy::SupportedTargets() & Compiled() & HWY_AVX3) != 0;
+}
 
 std::vector<std::string> AvailableIsas() {
   std::vector<std::string> names;
   const int64_t usable = Hardware() & Compiled();
+  if (HardwareBf16() && (usable & HWY_AVX3) != 0) names.push_back(kNativeBf16Name);
   for (const IsaName& isa : kIsas) {
     if (usable & isa.target) names.push_back(isa.name);
   }
@@ -52,7 +77,8 @@ std::vector<std::string> AvailableIsas() {
 bool SetIsaCap(const std::string& name) {
   std::lock_guard<std::mutex> lock(CapMutex());
   const int64_t hardware = Hardware();
-  if (name.empty()) {
+  if (name.empty() || name == kNativeBf16Name) {
+    Bf16Allowed().store(true);
     hwy::SetSupportedTargetsForTest(0);
     hwy::GetChosenTarget().Update(hwy::SupportedTargets());
     return true;
@@ -64,12 +90,14 @@ bool SetIsaCap(const std::string& name) {
     if (found) allowed |= isa.target;  // the cap and every target below it
   }
   if (!found) return false;
+  Bf16Allowed().store(false);
   hwy::SetSupportedTargetsForTest((hardware & allowed) | HWY_EMU128 | HWY_SCALAR);
   hwy::GetChosenTarget().Update(hwy::SupportedTargets());
   return true;
 }
 
 std::string ActiveIsa() {
+  if (NativeBf16Enabled()) return kNativeBf16Name;
   const int64_t usable = hwy::SupportedTargets() & Compiled();
   for (const IsaName& isa : kIsas) {
     if (usable & isa.target) return isa.name;
@@ -84,8 +112,8 @@ void ApplyIsaCapFromEnvironment() {
     if (cap == nullptr || cap[0] == '\0') return;
     if (!SetIsaCap(cap)) {
       std::fprintf(stderr,
-                   "openaclnn: OPENACLNN_CPU_ISA=%s is not one of avx512, avx2, sse4, scalar; "
-                   "ignored\n",
+                   "openaclnn: OPENACLNN_CPU_ISA=%s is not one of avx512_bf16, avx512, avx2, sse4, "
+                   "scalar; ignored\n",
                    cap);
     }
   });

@@ -6,13 +6,19 @@
 
 namespace openaclnn::cpu {
 
-// Applies OPENACLNN_CPU_ISA (scalar, sse4, avx2, avx512) once; called by every operator's phase 1.
+// Applies OPENACLNN_CPU_ISA (scalar, sse4, avx2, avx512, avx512_bf16) once; called by every
+// operator's phase 1.
 void ApplyIsaCapFromEnvironment();
-// Names of the targets this CPU can run, best first (e.g. {"avx512", "avx2", "sse4", "scalar"}).
+// Names of the targets this CPU can run, best first (e.g. {"avx512_bf16", "avx512", "avx2",
+// "sse4", "scalar"}). "avx512_bf16" is the AVX-512 target plus the AVX512_BF16 conversion
+// instructions, which some kernels use where they give the same bits as the plain target.
 std::vector<std::string> AvailableIsas();
 // Caps the targets Highway dispatches to; false for an unknown name. "" removes the cap.
 bool SetIsaCap(const std::string& name);
-// The target Highway dispatch currently picks ("avx512", ...).
+// The target Highway dispatch currently picks ("avx512_bf16", "avx512", ...).
 std::string ActiveIsa();
+// True when kernels may use the AVX512_BF16 instructions: the CPU has them, the AVX-512 target is
+// the one dispatched to, and no cap below "avx512_bf16" is set.
+bool NativeBf16Enabled();
 
 }  // namespace openaclnn::cpu

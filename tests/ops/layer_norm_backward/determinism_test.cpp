@@ -2,7 +2,9 @@
 // the same output bytes; so do a contiguous and a strided layout of the same values.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <random>
 #include <string>
@@ -97,6 +99,54 @@ TEST(LayerNormBackwardDeterminism, ThreadCountsAndIsas) {
   }
   cpu::SetIsaCap("");
   cpu::SetNumThreads(0);
+}
+
+// gradInput in BFLOAT16 is the FLOAT gradInput rounded once (round to nearest even, NaN quieted)
+// on every target, including the AVX512_BF16 conversion instructions, which flush denormal inputs
+// and therefore must not be used for them: rows scaled from 2^100 (overflow to infinity) through
+// the denormal range to 0, and rows holding an infinity or a NaN.
+TEST(LayerNormBackwardDeterminism, Bf16GradInputAcrossTheFloatRange) {
+  const int64_t m = 48, n = 100;  // three whole 32-element blocks and a partial one per row
+  std::mt19937 rng(3);
+  DeviceTensor dy({m, n}, ACL_BF16, 1, Layout::kContiguous);
+  DeviceTensor x({m, n}, ACL_BF16, 1, Layout::kContiguous);
+  DeviceTensor mean({m}, ACL_FLOAT, 0, Layout::kContiguous);
+  DeviceTensor rstd({m}, ACL_FLOAT, 0, Layout::kContiguous);
+  dy.FillUniform(&rng, -1.0f, 1.0f);
+  x.FillUniform(&rng, -1.0f, 1.0f);
+  for (int64_t r = 0; r < m; ++r) {
+    mean.Set(r, 0.0f);
+    rstd.Set(r, std::ldexp(1.0f, static_cast<int>(100 - 6 * r)));
+  }
+  dy.Set(5 * n + 40, std::numeric_limits<float>::infinity());
+  dy.Set(7 * n + 3, std::numeric_limits<float>::quiet_NaN());
+  const std::vector<int64_t> norm = {n};
+  const bool mask[3] = {true, false, false};
+  auto run = [&](aclDataType dx_type) {
+    DeviceTensor dx({m, n}, dx_type, 1, Layout::kContiguous);
+    EXPECT_EQ(RunLayerNormBackward(dy.get(), x.get(), norm, mean.get(), rstd.get(), nullptr,
+                                   nullptr, mask, dx.get(), nullptr, nullptr),
+              ACLNN_SUCCESS);
+    return dx.ReadAll();
+  };
+  for (const std::string& isa : cpu::AvailableIsas()) {
+    ASSERT_TRUE(cpu::SetIsaCap(isa));
+    const std::vector<float> f32 = run(ACL_FLOAT);
+    const std::vector<float> bf16 = run(ACL_BF16);
+    ASSERT_EQ(f32.size(), bf16.size());
+    int denormal = 0, special = 0;
+    for (size_t i = 0; i < f32.size(); ++i) {
+      const float expected = BFloat16ToFloat(FloatToBFloat16(f32[i]));
+      ASSERT_EQ(std::memcmp(&expected, &bf16[i], sizeof(float)), 0)
+          << isa << ": element " << i << ", float " << f32[i] << ", bf16 " << bf16[i];
+      denormal += std::fpclassify(f32[i]) == FP_SUBNORMAL;
+      special += !std::isfinite(f32[i]);
+    }
+    // The data really reach the cases this test is about.
+    EXPECT_GT(denormal, 50) << isa;
+    EXPECT_GT(special, 50) << isa;
+  }
+  cpu::SetIsaCap("");
 }
 
 // Running the same executor many times (repeatable) gives the same bytes every time.

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "api/dtype.h"
+#include "backend/cpu/isa.h"
 #include "backend/cpu/thread_pool.h"
 #include "ops/layer_norm_backward/cpu/row_kernels.h"
 
@@ -93,6 +94,7 @@ class FastPlan : public Plan {
                              DTypeSize(p.grad_input.dtype));
     args_.stream_dx =
         args_.want_dx && args_.rows_contiguous && streamed_bytes >= (int64_t{32} << 20);
+    args_.native_bf16 = openaclnn::cpu::NativeBf16Enabled();
     const int64_t* stat_sets[2] = {p.mean.strides.data(), p.rstd.strides.data()};
     args_.stat = Collapse(p.mean.dims.data(), 0, p.mean.rank, stat_sets, 2);
     weight_dims_ = p.has_weight ? SingleView(p.weight) : StridedDims();

@@ -150,6 +150,238 @@ HWY_INLINE float ReduceCanonical(DF d, VF* v, size_t vectors) {
   return ReduceLanes<HWY_LANES(float)>(v[0]);
 }
 
+// Two adjacent vectors (2 * Lanes elements) of a contiguous row, loaded or stored together. On
+// AVX-512, bfloat16 rows use one 64-byte access per pair: loads widen with one word permute per
+// vector, and, where the CPU has AVX512_BF16, stores round with VCVTNE2PS2BF16. Both give exactly
+// the bits of LoadF32 / StoreF32 (the instruction rounds to nearest even and quiets NaN as
+// F32ToBf16Bits does; its only difference, denormal inputs flushed to zero, is caught per pair
+// and such pairs take the portable conversion).
+template <Elem E>
+HWY_INLINE void LoadPair(DF d, const typename Storage<E>::T* p, VF* lo, VF* hi) {
+#if HWY_TARGET == HWY_AVX3
+  if constexpr (E == Elem::kBF16) {
+    // Word 2i + 1 of the result takes word i (low half) or 16 + i (high half); even words are 0.
+    alignas(64) static constexpr uint16_t kLow[32] = {0,  0,  1,  1,  2,  2,  3,  3,  4,  4,  5,
+                                                      5,  6,  6,  7,  7,  8,  8,  9,  9,  10, 10,
+                                                      11, 11, 12, 12, 13, 13, 14, 14, 15, 15};
+    alignas(64) static constexpr uint16_t kHigh[32] = {16, 16, 17, 17, 18, 18, 19, 19, 20, 20, 21,
+                                                       21, 22, 22, 23, 23, 24, 24, 25, 25, 26, 26,
+                                                       27, 27, 28, 28, 29, 29, 30, 30, 31, 31};
+    constexpr __mmask32 kOddWords = 0xAAAAAAAAu;
+    const __m512i raw = _mm512_loadu_si512(p);
+    *lo = VF{_mm512_castsi512_ps(
+        _mm512_maskz_permutexvar_epi16(kOddWords, _mm512_load_si512(kLow), raw))};
+    *hi = VF{_mm512_castsi512_ps(
+        _mm512_maskz_permutexvar_epi16(kOddWords, _mm512_load_si512(kHigh), raw))};
+    return;
+  }
+#endif
+  *lo = LoadF32<E>(d, p);
+  *hi = LoadF32<E>(d, p + hn::Lanes(d));
+}
+
+template <Elem E, bool kStream>
+HWY_INLINE void StorePair(DF d, VF lo, VF hi, bool native_bf16, typename Storage<E>::T* p) {
+#if HWY_TARGET == HWY_AVX3
+  if constexpr (E == Elem::kBF16) {
+    constexpr int kDenormal = 0x20;  // VFPCLASSPS category
+    if (native_bf16 && (_mm512_fpclass_ps_mask(lo.raw, kDenormal) |
+                        _mm512_fpclass_ps_mask(hi.raw, kDenormal)) == 0) {
+      __m512i packed;
+      // Written as assembly: the AVX-512 target's compile flags do not include AVX512_BF16.
+      asm("vcvtne2ps2bf16 %2, %1, %0" : "=v"(packed) : "v"(hi.raw), "v"(lo.raw));
+      if constexpr (kStream) {
+        _mm512_stream_si512(reinterpret_cast<__m512i*>(p), packed);
+      } else {
+        _mm512_storeu_si512(p, packed);
+      }
+      return;
+    }
+  }
+#endif
+  (void)native_bf16;
+  if constexpr (kStream) {
+    StreamF32<E>(d, lo, p);
+    StreamF32<E>(d, hi, p + hn::Lanes(d));
+  } else {
+    StoreF32<E>(d, lo, p);
+    StoreF32<E>(d, hi, p + hn::Lanes(d));
+  }
+}
+
+// Rows whose elements are adjacent (in dy, x and dx) and at least one vector long, one row at a
+// time with every accumulator in registers. The same operations in the same order as Rows below,
+// hence the same bits: pass 1 accumulates the canonical row sums and the parameter-gradient
+// partials, pass 2 writes dx from the (now cache-resident) row.
+template <Elem EIn, Elem EDx, bool kDx, bool kParams>
+void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row_end,
+                    float* gw, float* gb) {
+  using TIn = typename Storage<EIn>::T;
+  using TDx = typename Storage<EDx>::T;
+  const DF d;
+  constexpr size_t kVectors = static_cast<size_t>(kBlock) / HWY_LANES(float);
+  static_assert(kVectors % 2 == 0, "vectors are handled in pairs");
+  const size_t lanes = hn::Lanes(d);
+  const int64_t n = a.n;
+  const int64_t blocks = (n + kBlock - 1) / kBlock;
+  const int64_t full_blocks = n / kBlock;
+  const int64_t tail_valid = n - full_blocks * kBlock;
+  const float inv_n = 1.0f / static_cast<float>(n);
+  const float* w = p.weight;
+  const bool native_bf16 = a.native_bf16;
+  const TIn* dy_base = static_cast<const TIn*>(p.dy);
+  const TIn* x_base = static_cast<const TIn*>(p.x);
+  TDx* dx_base = static_cast<TDx*>(p.dx);
+  const aclDataType mean_type = a.mean == Elem::kF32   ? ACL_FLOAT
+                                : a.mean == Elem::kF16 ? ACL_FLOAT16
+                                                       : ACL_BF16;
+  const aclDataType rstd_type = a.rstd == Elem::kF32   ? ACL_FLOAT
+                                : a.rstd == Elem::kF16 ? ACL_FLOAT16
+                                                       : ACL_BF16;
+  const bool can_stream = kDx && a.stream_dx;
+
+  // The partial last block: per vector, which lanes hold row elements and how to slide a vector
+  // ending at the row end into place.
+  hn::Mask<DF> tail_keep[kVectors];
+  TailPermute tail[kVectors];
+  for (size_t k = 0; k < kVectors; ++k) {
+    const int64_t left = tail_valid - static_cast<int64_t>(k * lanes);
+    const size_t count = static_cast<size_t>(
+        std::max<int64_t>(0, std::min<int64_t>(left, static_cast<int64_t>(lanes))));
+    tail_keep[k] = hn::FirstN(d, count);
+    tail[k] = MakeTailPermute(d, count > 0 && count < lanes ? count : 1);
+  }
+
+  Odometer<3> lead(a.lead, row_begin);
+  Odometer<2> stat(a.stat, row_begin);
+  for (int64_t r = row_begin; r < row_end; ++r, lead.Next(), stat.Next()) {
+    const VF vm = hn::Set(d, LoadAsFloat(p.mean, mean_type, stat.offset(0)));
+    const VF vr = hn::Set(d, LoadAsFloat(p.rstd, rstd_type, stat.offset(1)));
+    const TIn* dy = dy_base + lead.offset(0);
+    const TIn* x = x_base + lead.offset(1);
+
+    // Pass 1. One step: vector k of a block at column col, from float vectors vdy and vx.
+    VF sum_a[kVectors], sum_axh[kVectors], seg_a[kVectors], seg_axh[kVectors];
+    for (size_t k = 0; k < kVectors; ++k) {
+      sum_a[k] = sum_axh[k] = seg_a[k] = seg_axh[k] = hn::Zero(d);
+    }
+    auto step = [&](int64_t col, size_t k, VF vdy, VF xh) HWY_ATTR {
+      if (kDx) {
+        const VF va = hn::Mul(vdy, hn::Load(d, w + col + k * lanes));
+        seg_a[k] = hn::Add(seg_a[k], va);
+        seg_axh[k] = hn::Add(seg_axh[k], hn::Mul(va, xh));
+      }
+      if (kParams) {
+        float* pgw = gw + col + k * lanes;
+        float* pgb = gb + col + k * lanes;
+        hn::Store(hn::Add(hn::Load(d, pgw), hn::Mul(vdy, xh)), d, pgw);
+        hn::Store(hn::Add(hn::Load(d, pgb), vdy), d, pgb);
+      }
+    };
+    auto fold = [&]() HWY_ATTR {
+      for (size_t k = 0; k < kVectors; ++k) {
+        sum_a[k] = hn::Add(sum_a[k], seg_a[k]);
+        sum_axh[k] = hn::Add(sum_axh[k], seg_axh[k]);
+        seg_a[k] = seg_axh[k] = hn::Zero(d);
+      }
+    };
+    for (int64_t b = 0; b < full_blocks; ++b) {
+      const int64_t col = b * kBlock;
+      for (size_t k = 0; k < kVectors; k += 2) {
+        VF dy0, dy1, x0, x1;
+        LoadPair<EIn>(d, dy + col + k * lanes, &dy0, &dy1);
+        LoadPair<EIn>(d, x + col + k * lanes, &x0, &x1);
+        step(col, k, dy0, hn::Mul(hn::Sub(x0, vm), vr));
+        step(col, k + 1, dy1, hn::Mul(hn::Sub(x1, vm), vr));
+      }
+      if (kDx && ((b + 1) % kSegmentBlocks == 0 || b + 1 == blocks)) fold();
+    }
+    if (tail_valid > 0) {
+      const int64_t col = full_blocks * kBlock;
+      for (size_t k = 0; k < kVectors; ++k) {
+        const int64_t left = tail_valid - static_cast<int64_t>(k * lanes);
+        VF vdy = hn::Zero(d), vx = hn::Zero(d);
+        if (left >= static_cast<int64_t>(lanes)) {
+          vdy = LoadF32<EIn>(d, dy + col + k * lanes);
+          vx = LoadF32<EIn>(d, x + col + k * lanes);
+        } else if (left > 0) {
+          vdy = LoadTail<EIn>(d, dy + n, tail[k]);
+          vx = LoadTail<EIn>(d, x + n, tail[k]);
+        }
+        step(col, k, vdy, hn::IfThenElseZero(tail_keep[k], hn::Mul(hn::Sub(vx, vm), vr)));
+      }
+      if (kDx) fold();
+    }
+    if (!kDx) continue;
+
+    // Pass 2: dx = rstd * (a - mean(a) - xhat * mean(a * xhat)).
+    const VF vc1 = hn::Set(d, ReduceCanonical(d, sum_a, kVectors) * inv_n);
+    const VF vc2 = hn::Set(d, ReduceCanonical(d, sum_axh, kVectors) * inv_n);
+    TDx* dx = dx_base + lead.offset(2);
+    auto dx_of = [&](VF vdy, VF vx, VF vw) HWY_ATTR {
+      const VF xh = hn::Mul(hn::Sub(vx, vm), vr);
+      return hn::Mul(vr, hn::Sub(hn::Sub(hn::Mul(vdy, vw), vc1), hn::Mul(xh, vc2)));
+    };
+    // The next row, fetched while this one is computed so that memory keeps streaming.
+    const bool prefetch = r + 1 < row_end;
+    Odometer<3> ahead = lead;
+    if (prefetch) ahead.Next();
+    const TIn* next_dy = dy_base + ahead.offset(0);
+    const TIn* next_x = x_base + ahead.offset(1);
+    auto row_pass2 = [&](auto stream) HWY_ATTR {
+      constexpr bool kStream = decltype(stream)::value;
+      for (int64_t b = 0; b < full_blocks; ++b) {
+        const int64_t col = b * kBlock;
+        if (prefetch) {
+          for (size_t line = 0; line < kBlock * sizeof(TIn); line += 64) {
+            hwy::Prefetch(reinterpret_cast<const char*>(next_dy + col) + line);
+            hwy::Prefetch(reinterpret_cast<const char*>(next_x + col) + line);
+          }
+        }
+        for (size_t k = 0; k < kVectors; k += 2) {
+          const int64_t at = col + static_cast<int64_t>(k * lanes);
+          VF dy0, dy1, x0, x1;
+          LoadPair<EIn>(d, dy + at, &dy0, &dy1);
+          LoadPair<EIn>(d, x + at, &x0, &x1);
+          StorePair<EDx, kStream>(d, dx_of(dy0, x0, hn::Load(d, w + at)),
+                                  dx_of(dy1, x1, hn::Load(d, w + at + lanes)), native_bf16,
+                                  dx + at);
+        }
+      }
+    };
+    // Streaming needs whole aligned stores of at least 16 bytes (StorePair's single 64-byte store
+    // for bfloat16 on AVX-512, one store per vector otherwise).
+#if HWY_TARGET == HWY_AVX3
+    constexpr size_t kStoresPerPair = EDx == Elem::kBF16 ? 1 : 2;
+#else
+    constexpr size_t kStoresPerPair = 2;
+#endif
+    const size_t store_bytes = 2 * lanes * sizeof(TDx) / kStoresPerPair;
+    if (can_stream && store_bytes >= 16 && reinterpret_cast<uintptr_t>(dx) % store_bytes == 0) {
+      row_pass2(std::true_type());
+    } else {
+      row_pass2(std::false_type());
+    }
+    if (tail_valid > 0) {
+      // dx is elementwise given c1 and c2: whole vectors, then one vector ending at the row end
+      // (it rewrites a few elements with the same values), all inside the row.
+      int64_t at = full_blocks * kBlock;
+      for (; at + static_cast<int64_t>(lanes) <= n; at += static_cast<int64_t>(lanes)) {
+        StoreF32<EDx>(
+            d, dx_of(LoadF32<EIn>(d, dy + at), LoadF32<EIn>(d, x + at), hn::LoadU(d, w + at)),
+            dx + at);
+      }
+      if (at < n) {
+        const int64_t back = n - static_cast<int64_t>(lanes);
+        StoreF32<EDx>(
+            d, dx_of(LoadF32<EIn>(d, dy + back), LoadF32<EIn>(d, x + back), hn::LoadU(d, w + back)),
+            dx + back);
+      }
+    }
+  }
+  if (can_stream) hwy::FlushStream();  // order the non-temporal stores before completion
+}
+
 constexpr int kMaxGroup = 4;  // rows processed together (shares the partial-sum traffic)
 
 // Numerics do not depend on the grouping: each row keeps its own sums, and the partials add the
@@ -157,6 +389,10 @@ constexpr int kMaxGroup = 4;  // rows processed together (shares the partial-sum
 template <Elem EIn, Elem EDx, bool kDx, bool kParams>
 void Rows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row_end, float* gw,
           float* gb) {
+  if (a.rows_contiguous && a.n >= static_cast<int64_t>(hn::Lanes(DF()))) {
+    ContiguousRows<EIn, EDx, kDx, kParams>(a, p, row_begin, row_end, gw, gb);
+    return;
+  }
   using TIn = typename Storage<EIn>::T;
   using TDx = typename Storage<EDx>::T;
   const DF d;
