@@ -254,11 +254,14 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
 
   Odometer<3> lead(a.lead, row_begin);
   Odometer<2> stat(a.stat, row_begin);
-  for (int64_t r = row_begin; r < row_end; ++r, lead.Next(), stat.Next()) {
+  for (int64_t r = row_begin; r < row_end; ++r, stat.Next()) {
     const VF vm = hn::Set(d, LoadAsFloat(p.mean, mean_type, stat.offset(0)));
     const VF vr = hn::Set(d, LoadAsFloat(p.rstd, rstd_type, stat.offset(1)));
     const TIn* dy = dy_base + lead.offset(0);
     const TIn* x = x_base + lead.offset(1);
+    TDx* dx = kDx ? dx_base + lead.offset(2) : nullptr;
+    // From here on `lead` is at the next row (pass 2 prefetches it).
+    lead.Next();
 
     // Pass 1. One step: vector k of a block at column col, from float vectors vdy and vx.
     VF sum_a[kVectors], sum_axh[kVectors], seg_a[kVectors], seg_axh[kVectors];
@@ -317,17 +320,14 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
     // Pass 2: dx = rstd * (a - mean(a) - xhat * mean(a * xhat)).
     const VF vc1 = hn::Set(d, ReduceCanonical(d, sum_a, kVectors) * inv_n);
     const VF vc2 = hn::Set(d, ReduceCanonical(d, sum_axh, kVectors) * inv_n);
-    TDx* dx = dx_base + lead.offset(2);
     auto dx_of = [&](VF vdy, VF vx, VF vw) HWY_ATTR {
       const VF xh = hn::Mul(hn::Sub(vx, vm), vr);
       return hn::Mul(vr, hn::Sub(hn::Sub(hn::Mul(vdy, vw), vc1), hn::Mul(xh, vc2)));
     };
     // The next row, fetched while this one is computed so that memory keeps streaming.
     const bool prefetch = r + 1 < row_end;
-    Odometer<3> ahead = lead;
-    if (prefetch) ahead.Next();
-    const TIn* next_dy = dy_base + ahead.offset(0);
-    const TIn* next_x = x_base + ahead.offset(1);
+    const TIn* next_dy = dy_base + lead.offset(0);
+    const TIn* next_x = x_base + lead.offset(1);
     auto row_pass2 = [&](auto stream) HWY_ATTR {
       constexpr bool kStream = decltype(stream)::value;
       for (int64_t b = 0; b < full_blocks; ++b) {
