@@ -60,8 +60,11 @@ std::atomic<bool>& Bf16Allowed() {
 }  // namespace
 
 bool NativeBf16Enabled() {
-  return HardwareBf16() && Bf16Allowed().load(std::memory_order_relaxed) &&
-         (hwy::SupportedTargets() & Compiled() & HWY_AVX3) != 0;
+  // Hardware() is computed once: hwy::SupportedTargets() runs CPUID, which costs microseconds in
+  // a virtual machine, and phase 1 asks this on every call. A cap below kNativeBf16Name clears
+  // Bf16Allowed(), so the AVX-512 target is the one dispatched to whenever this is true.
+  return HardwareBf16() && (Hardware() & Compiled() & HWY_AVX3) != 0 &&
+         Bf16Allowed().load(std::memory_order_relaxed);
 }
 
 std::vector<std::string> AvailableIsas() {
