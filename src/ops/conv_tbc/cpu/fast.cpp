@@ -74,7 +74,7 @@ class FastPlan : public Plan {
     // bfloat16 mode: X and W both BFLOAT16 and taken as they are, on a CPU that multiplies
     // bfloat16 natively (about twice the fp32 rate; exact products, fp32 sums).
     bf16_ = products_ && plain && p.self.dtype == ACL_BF16 && p.weight.dtype == ACL_BF16 &&
-            openaclnn::cpu::HasFastBf16Gemm() && openaclnn::cpu::ActiveIsa() == "avx512";
+            openaclnn::cpu::HasFastBf16Gemm() && openaclnn::cpu::NativeBf16Enabled();
     if (products_) {
       const aclDataType operand_dtype = bf16_ ? ACL_BF16 : ACL_FLOAT;
       const size_t input_bytes = bf16_ ? sizeof(uint16_t) : sizeof(float);

@@ -77,7 +77,7 @@ class FastPlan : public Plan {
     // about twice the fp32 rate, with exact products and fp32 sums, as the fp32 path computes them.
     bf16_ = has_products_ && plain_inputs && p.self.dtype == ACL_BF16 &&
             p.input.dtype == ACL_BF16 && p.weight.dtype == ACL_BF16 && cpu::HasFastBf16Gemm() &&
-            cpu::ActiveIsa() == "avx512";
+            cpu::NativeBf16Enabled();
     if (has_products_) {
       const aclDataType operand_dtype = bf16_ ? ACL_BF16 : ACL_FLOAT;
       y_.direct = plain_inputs && p.self.dtype == operand_dtype && RowMatrixLd(p.self, &y_.ld);
