@@ -209,6 +209,24 @@ HWY_INLINE void StorePair(DF d, VF lo, VF hi, bool native_bf16, typename Storage
   }
 }
 
+// One vector, as StoreF32, with VCVTNEPS2BF16 on AVX-512 where StorePair would use it.
+template <Elem E>
+HWY_INLINE void StoreOne(DF d, VF v, bool native_bf16, typename Storage<E>::T* p) {
+#if HWY_TARGET == HWY_AVX3
+  if constexpr (E == Elem::kBF16) {
+    constexpr int kDenormal = 0x20;  // VFPCLASSPS category
+    if (native_bf16 && _mm512_fpclass_ps_mask(v.raw, kDenormal) == 0) {
+      __m256i packed;
+      asm("vcvtneps2bf16 %1, %0" : "=v"(packed) : "v"(v.raw));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), packed);
+      return;
+    }
+  }
+#endif
+  (void)native_bf16;
+  StoreF32<E>(d, v, p);
+}
+
 // Rows whose elements are adjacent (in dy, x and dx) and at least one vector long, one row at a
 // time with every accumulator in registers. The same operations in the same order as Rows below,
 // hence the same bits: pass 1 accumulates the canonical row sums and the parameter-gradient
@@ -367,15 +385,15 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
       // (it rewrites a few elements with the same values), all inside the row.
       int64_t at = full_blocks * kBlock;
       for (; at + static_cast<int64_t>(lanes) <= n; at += static_cast<int64_t>(lanes)) {
-        StoreF32<EDx>(
+        StoreOne<EDx>(
             d, dx_of(LoadF32<EIn>(d, dy + at), LoadF32<EIn>(d, x + at), hn::LoadU(d, w + at)),
-            dx + at);
+            native_bf16, dx + at);
       }
       if (at < n) {
         const int64_t back = n - static_cast<int64_t>(lanes);
-        StoreF32<EDx>(
+        StoreOne<EDx>(
             d, dx_of(LoadF32<EIn>(d, dy + back), LoadF32<EIn>(d, x + back), hn::LoadU(d, w + back)),
-            dx + back);
+            native_bf16, dx + back);
       }
     }
   }
