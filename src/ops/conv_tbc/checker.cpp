@@ -83,12 +83,16 @@ Status CheckArguments(const aclTensor* self, const aclTensor* weight, const aclT
     return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "pad must be >= 0, got %lld",
                        static_cast<long long>(pad));
   }
+  // T_in + 2 * pad + 1 with overflow checks (T_in, pad and K are all >= 0 here, so the
+  // subtraction of K cannot overflow).
   int64_t t_out = 0;
-  if (pad > (INT64_MAX - t_in - 1) / 2) {
-    return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "pad %lld is too large",
-                       static_cast<long long>(pad));
+  if (__builtin_mul_overflow(pad, 2, &t_out) || __builtin_add_overflow(t_out, t_in, &t_out) ||
+      __builtin_add_overflow(t_out, 1, &t_out)) {
+    return ErrorStatus(ACLNN_ERR_PARAM_INVALID,
+                       "T_out = T_in + 2 * pad + 1 - K overflows int64 (T_in = %lld, pad = %lld)",
+                       static_cast<long long>(t_in), static_cast<long long>(pad));
   }
-  t_out = t_in + 2 * pad + 1 - taps;
+  t_out -= taps;
   if (t_out < 0) {
     return ErrorStatus(ACLNN_ERR_PARAM_INVALID,
                        "output length T_in + 2 * pad + 1 - K must be >= 0, got %lld (T_in = "

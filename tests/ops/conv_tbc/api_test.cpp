@@ -153,6 +153,30 @@ TEST_F(ConvTbcApiTest, NegativeDimension) {
   aclDestroyTensor(x);
 }
 
+// An empty self (B = 0) with T_in = INT64_MAX: T_in + 2 * pad + 1 overflows int64 (found by
+// fuzz_conv_tbc_phase1; it was signed overflow in the checker before).
+TEST_F(ConvTbcApiTest, TimeLengthOverflow) {
+  void* block = nullptr;
+  ASSERT_EQ(aclrtMalloc(&block, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  const int64_t dims[3] = {INT64_MAX, 0, 3};
+  const int64_t strides[3] = {0, 3, 1};
+  const int64_t storage[1] = {16};
+  aclTensor* self =
+      aclCreateTensor(dims, 3, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, storage, 1, block);
+  DeviceTensor w({3, 3, 4}, ACL_FLOAT, Layout{}, ACL_FORMAT_NCL);
+  DeviceTensor b({4}, ACL_FLOAT);
+  DeviceTensor y({5, 0, 4}, ACL_FLOAT);
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  EXPECT_EQ(aclnnConvTbcGetWorkspaceSize(self, w.get(), b.get(), 0, y.get(), 0, &ws, &ex),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_NE(RecentError().find("overflows int64 (T_in = 9223372036854775807, pad = 0)"),
+            std::string::npos)
+      << RecentError();
+  aclDestroyTensor(self);
+  aclrtFree(block);
+}
+
 TEST_F(ConvTbcApiTest, Values) {
   Args a;
   a.b = {5};
@@ -167,6 +191,10 @@ TEST_F(ConvTbcApiTest, Values) {
   a.pad = 0;
   a.y = {0, 2, 4};
   ExpectError(a, ACLNN_ERR_PARAM_INVALID, "output length");
+  // T_in + 2 * pad + 1 beyond int64 (see also TimeLengthOverflow).
+  a = Args();
+  a.pad = INT64_MAX / 2;
+  ExpectError(a, ACLNN_ERR_PARAM_INVALID, "overflows int64");
   a = Args();
   a.w = {3, 5, 4};
   ExpectError(a, ACLNN_ERR_PARAM_INVALID, "weight dim 1");
