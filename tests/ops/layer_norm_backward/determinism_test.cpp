@@ -137,7 +137,10 @@ TEST(LayerNormBackwardDeterminism, Bf16GradInputAcrossTheFloatRange) {
     int denormal = 0, special = 0;
     for (size_t i = 0; i < f32.size(); ++i) {
       const float expected = BFloat16ToFloat(FloatToBFloat16(f32[i]));
-      ASSERT_EQ(std::memcmp(&expected, &bf16[i], sizeof(float)), 0)
+      uint32_t expected_bits = 0, actual_bits = 0;
+      std::memcpy(&expected_bits, &expected, sizeof(float));
+      std::memcpy(&actual_bits, &bf16[i], sizeof(float));
+      ASSERT_EQ(expected_bits, actual_bits)
           << isa << ": element " << i << ", float " << f32[i] << ", bf16 " << bf16[i];
       denormal += std::fpclassify(f32[i]) == FP_SUBNORMAL;
       special += !std::isfinite(f32[i]);
