@@ -54,17 +54,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (double& v : ggx) v = RoundThroughHalf(static_cast<float>(v));
     for (double& v : ggw) v = RoundThroughHalf(static_cast<float>(v));
   }
-  auto compare = [&](const StridedTensor& t, const std::vector<double>& golden, const char* what) {
-    std::vector<float> actual(golden.size());
-    for (size_t i = 0; i < golden.size(); ++i)
-      actual[i] = static_cast<float>(t.Get(static_cast<int64_t>(i)));
-    const std::string problem = test::CheckMixedTolerance(
-        t.dtype(), actual.data(), golden.data(), static_cast<int64_t>(golden.size()), what);
-    FUZZ_CHECK(problem.empty(), "%s", problem.c_str());
-    FUZZ_CHECK(t.CanariesIntact(), "%s: a byte outside the output view changed", what);
-  };
-  compare(gx, ggx, "gradInput");
-  compare(gw, ggw, "gradWeight");
-  compare(gb, ggb, "gradBias");
+  CheckAgainstGolden(gx, ggx, "gradInput");
+  CheckAgainstGolden(gw, ggw, "gradWeight");
+  CheckAgainstGolden(gb, ggb, "gradBias");
   return 0;
 }

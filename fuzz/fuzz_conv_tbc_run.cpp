@@ -58,11 +58,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
     }
   }
-  std::vector<float> actual(golden.size());
-  for (size_t i = 0; i < golden.size(); ++i) actual[i] = static_cast<float>(y.Get(i));
-  const std::string problem = test::CheckMixedTolerance(dtype, actual.data(), golden.data(),
-                                                        static_cast<int64_t>(golden.size()), "out");
-  FUZZ_CHECK(problem.empty(), "cubeMathType %d: %s", cube_math, problem.c_str());
-  FUZZ_CHECK(y.CanariesIntact(), "out: a byte outside the output view changed");
+  CheckAgainstGolden(y, golden, "out");
   return 0;
 }

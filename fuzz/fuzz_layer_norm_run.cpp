@@ -101,17 +101,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       g_out[m * n_cols + n] = (x.Get(m * n_cols + n) - mu) * rs * wv + bv;
     }
   }
-  auto compare = [&](const StridedTensor& t, const std::vector<double>& golden, const char* what) {
-    std::vector<float> actual(golden.size());
-    for (size_t i = 0; i < golden.size(); ++i)
-      actual[i] = static_cast<float>(t.Get(static_cast<int64_t>(i)));
-    const std::string problem = test::CheckMixedTolerance(
-        t.dtype(), actual.data(), golden.data(), static_cast<int64_t>(golden.size()), what);
-    FUZZ_CHECK(problem.empty(), "%s", problem.c_str());
-    FUZZ_CHECK(t.CanariesIntact(), "%s: a byte outside the output view changed", what);
-  };
-  compare(out, g_out, "out");
-  if (want_mean) compare(mean, g_mean, "mean");
-  if (want_rstd) compare(rstd, g_rstd, "rstd");
+  CheckAgainstGolden(out, g_out, "out");
+  if (want_mean) CheckAgainstGolden(mean, g_mean, "mean");
+  if (want_rstd) CheckAgainstGolden(rstd, g_rstd, "rstd");
   return 0;
 }

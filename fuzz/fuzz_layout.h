@@ -9,6 +9,7 @@
 
 #include "api/dtype.h"
 #include "fuzz_tensors.h"
+#include "util/precision.h"
 
 namespace openaclnn::fuzz {
 
@@ -97,6 +98,20 @@ class StridedTensor {
   void* storage_ = nullptr;
   aclTensor* tensor_ = nullptr;
 };
+
+// Checks an output view against its float64 golden (row-major, the mixed tolerance of the
+// output's dtype on every element) and that no byte outside the view changed.
+inline void CheckAgainstGolden(const StridedTensor& t, const std::vector<double>& golden,
+                               const char* what) {
+  std::vector<float> actual(golden.size());
+  for (size_t i = 0; i < golden.size(); ++i) {
+    actual[i] = static_cast<float>(t.Get(static_cast<int64_t>(i)));
+  }
+  const std::string problem = test::CheckMixedTolerance(t.dtype(), actual.data(), golden.data(),
+                                                        static_cast<int64_t>(golden.size()), what);
+  FUZZ_CHECK(problem.empty(), "%s", problem.c_str());
+  FUZZ_CHECK(t.CanariesIntact(), "%s: a byte outside the output view changed", what);
+}
 
 inline aclDataType ConsumeFloatDtype(FuzzedDataProvider& fdp) {
   static const aclDataType kTypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};

@@ -116,6 +116,25 @@ HWY_INLINE TailPermute MakeTailPermute(DF d, size_t count) {
   return TailPermute{hn::IndicesFromVec(d, idx), hn::FirstN(d, count)};
 }
 
+// The partial last block of a row (`tail_valid` elements, the same for every row): per vector of
+// the block, which lanes hold row elements and how to slide a vector ending at the row end into
+// place.
+HWY_INLINE void MakeTailLanes(DF d, int64_t tail_valid, size_t vectors, hn::Mask<DF>* keep,
+                              TailPermute* tail) {
+  const size_t lanes = hn::Lanes(d);
+  for (size_t k = 0; k < vectors; ++k) {
+    const int64_t left = tail_valid - static_cast<int64_t>(k * lanes);
+    const size_t count = static_cast<size_t>(
+        std::max<int64_t>(0, std::min<int64_t>(left, static_cast<int64_t>(lanes))));
+    keep[k] = hn::FirstN(d, count);
+    tail[k] = MakeTailPermute(d, count > 0 && count < lanes ? count : 1);
+  }
+}
+
+inline aclDataType DataType(Elem e) {
+  return e == Elem::kF32 ? ACL_FLOAT : e == Elem::kF16 ? ACL_FLOAT16 : ACL_BF16;
+}
+
 // Lanes [0, count) = the `count` elements that end at `end`, other lanes 0: a full vector ending
 // at `end` (inside the row) slid down, so nothing outside the row is read. The same values as
 // staging through a zero-padded buffer, hence the same bits on every target.
@@ -250,25 +269,13 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
   const TIn* dy_base = static_cast<const TIn*>(p.dy);
   const TIn* x_base = static_cast<const TIn*>(p.x);
   TDx* dx_base = static_cast<TDx*>(p.dx);
-  const aclDataType mean_type = a.mean == Elem::kF32   ? ACL_FLOAT
-                                : a.mean == Elem::kF16 ? ACL_FLOAT16
-                                                       : ACL_BF16;
-  const aclDataType rstd_type = a.rstd == Elem::kF32   ? ACL_FLOAT
-                                : a.rstd == Elem::kF16 ? ACL_FLOAT16
-                                                       : ACL_BF16;
+  const aclDataType mean_type = DataType(a.mean);
+  const aclDataType rstd_type = DataType(a.rstd);
   const bool can_stream = kDx && a.stream_dx;
 
-  // The partial last block: per vector, which lanes hold row elements and how to slide a vector
-  // ending at the row end into place.
   hn::Mask<DF> tail_keep[kVectors];
   TailPermute tail[kVectors];
-  for (size_t k = 0; k < kVectors; ++k) {
-    const int64_t left = tail_valid - static_cast<int64_t>(k * lanes);
-    const size_t count = static_cast<size_t>(
-        std::max<int64_t>(0, std::min<int64_t>(left, static_cast<int64_t>(lanes))));
-    tail_keep[k] = hn::FirstN(d, count);
-    tail[k] = MakeTailPermute(d, count > 0 && count < lanes ? count : 1);
-  }
+  MakeTailLanes(d, tail_valid, kVectors, tail_keep, tail);
 
   Odometer<3> lead(a.lead, row_begin);
   Odometer<2> stat(a.stat, row_begin);
@@ -432,12 +439,8 @@ void Rows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row
   const TIn* dy_base = static_cast<const TIn*>(p.dy);
   const TIn* x_base = static_cast<const TIn*>(p.x);
   TDx* dx_base = static_cast<TDx*>(p.dx);
-  const aclDataType mean_type = a.mean == Elem::kF32   ? ACL_FLOAT
-                                : a.mean == Elem::kF16 ? ACL_FLOAT16
-                                                       : ACL_BF16;
-  const aclDataType rstd_type = a.rstd == Elem::kF32   ? ACL_FLOAT
-                                : a.rstd == Elem::kF16 ? ACL_FLOAT16
-                                                       : ACL_BF16;
+  const aclDataType mean_type = DataType(a.mean);
+  const aclDataType rstd_type = DataType(a.rstd);
 
   // Staging for partial blocks and strided rows (raw elements, zero padded).
   HWY_ALIGN TIn sdy[kMaxGroup][kBlock];
@@ -452,18 +455,10 @@ void Rows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row
 
   const bool can_stream = kDx && a.stream_dx && lanes * sizeof(TDx) >= 16;
 
-  // The partial last block (its size is the same for every row): per vector, which lanes hold
-  // row elements, and how to slide a vector that ends at the row end into place.
   const int64_t tail_valid = n - full_blocks * kBlock;
   hn::Mask<DF> tail_keep[kVectors];
   TailPermute tail[kVectors];
-  for (size_t k = 0; k < kVectors; ++k) {
-    const int64_t left = tail_valid - static_cast<int64_t>(k * lanes);
-    const size_t count = static_cast<size_t>(
-        std::max<int64_t>(0, std::min<int64_t>(left, static_cast<int64_t>(lanes))));
-    tail_keep[k] = hn::FirstN(d, count);
-    tail[k] = MakeTailPermute(d, count > 0 && count < lanes ? count : 1);
-  }
+  MakeTailLanes(d, tail_valid, kVectors, tail_keep, tail);
 
   Odometer<3> lead(a.lead, row_begin);
   Odometer<2> stat(a.stat, row_begin);
