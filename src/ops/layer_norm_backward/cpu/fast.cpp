@@ -15,9 +15,13 @@ constexpr int64_t kColumnBlock = 4096;  // columns per task when filling weight 
 // Column work this small runs on the calling thread: waking the pool costs more (each wake-up
 // is a scheduling delay on a busy machine).
 constexpr int64_t kSerialColumns = int64_t{1} << 18;
+// Likewise problems of at most this many elements run their row chunks on the calling thread
+// (the same chunks, hence the same bits): (1000, 1) took 6-8 us through the pool, most of it
+// three threads spinning on two CPUs.
+constexpr int64_t kSerialElements = int64_t{1} << 14;
 
 template <class Fn>
-void ForColumnBlocks(int64_t tasks, bool serial, const Fn& fn) {
+void ForTasks(int64_t tasks, bool serial, const Fn& fn) {
   if (serial) {
     for (int64_t t = 0; t < tasks; ++t) fn(t);
   } else {
@@ -129,7 +133,7 @@ class FastPlan : public Plan {
       float* w = WorkspaceBooking::At<float>(workspace, weight_offset_);
       const void* weight =
           p.has_weight ? p.weight.First(static_cast<const void*>(b.inputs[4])) : nullptr;
-      ForColumnBlocks(column_tasks, n <= kSerialColumns, [&](int64_t task) {
+      ForTasks(column_tasks, n <= kSerialColumns, [&](int64_t task) {
         const int64_t c0 = task * kColumnBlock;
         const int64_t c1 = std::min(n_pad, c0 + kColumnBlock);
         if (weight == nullptr) {
@@ -146,7 +150,7 @@ class FastPlan : public Plan {
     }
 
     if (chunks_ > 0) {
-      openaclnn::cpu::ParallelFor(chunks_, [&](int64_t chunk) {
+      ForTasks(chunks_, p.m * n <= kSerialElements, [&](int64_t chunk) {
         const int64_t r0 = chunk * rows_per_chunk_;
         const int64_t r1 = std::min(p.m, r0 + rows_per_chunk_);
         float* gw = args_.want_params ? gw_part + chunk * n_pad : nullptr;
@@ -167,7 +171,7 @@ class FastPlan : public Plan {
       void* gw_out = p.mask[1] ? p.grad_weight.First(b.outputs[1]) : nullptr;
       void* gb_out = p.mask[2] ? p.grad_bias.First(b.outputs[2]) : nullptr;
       // Numerics: the chunk partials are added in chunk order, in fp32, then rounded once.
-      ForColumnBlocks(column_tasks, n * chunks_ <= kSerialColumns * 16, [&](int64_t task) {
+      ForTasks(column_tasks, n * chunks_ <= kSerialColumns * 16, [&](int64_t task) {
         const int64_t c0 = task * kColumnBlock;
         const int64_t c1 = std::min(n, c0 + kColumnBlock);
         float acc[kColumnBlock];
@@ -191,10 +195,12 @@ class FastPlan : public Plan {
   void RowsOfOne(const RowPointers& ptrs, int64_t r0, int64_t r1, float* gb) const {
     const Problem& p = p_;
     Odometer<3> lead(args_.lead, r0);
+    float sum = gb != nullptr ? gb[0] : 0.0f;  // in a register: the same additions, in order
     for (int64_t r = r0; r < r1; ++r, lead.Next()) {
       if (args_.want_dx) StoreFromFloat(ptrs.dx, p.grad_input.dtype, lead.offset(2), 0.0f);
-      if (gb != nullptr) gb[0] += LoadAsFloat(ptrs.dy, p.grad_out.dtype, lead.offset(0));
+      if (gb != nullptr) sum += LoadAsFloat(ptrs.dy, p.grad_out.dtype, lead.offset(0));
     }
+    if (gb != nullptr) gb[0] = sum;
   }
 
   void SumChunks(const float* part, int64_t c0, int64_t c1, float* acc) const {

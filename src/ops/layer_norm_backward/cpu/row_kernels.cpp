@@ -21,6 +21,7 @@
 #endif
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "ops/layer_norm_backward/cpu/row_kernels.cpp"
+#include "hwy/aligned_allocator.h"
 #include "hwy/cache_control.h"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
@@ -204,8 +205,8 @@ HWY_INLINE void StorePair(DF d, VF lo, VF hi, bool native_bf16, typename Storage
 #if HWY_TARGET == HWY_AVX3
   if constexpr (E == Elem::kBF16) {
     constexpr int kDenormal = 0x20;  // VFPCLASSPS category
-    if (native_bf16 && (_mm512_fpclass_ps_mask(lo.raw, kDenormal) |
-                        _mm512_fpclass_ps_mask(hi.raw, kDenormal)) == 0) {
+    if (native_bf16 && _kortestz_mask16_u8(_mm512_fpclass_ps_mask(lo.raw, kDenormal),
+                                           _mm512_fpclass_ps_mask(hi.raw, kDenormal))) {
       __m512i packed;
       // Written as assembly: the AVX-512 target's compile flags do not include AVX512_BF16.
       asm("vcvtne2ps2bf16 %2, %1, %0" : "=v"(packed) : "v"(hi.raw), "v"(lo.raw));
@@ -246,10 +247,24 @@ HWY_INLINE void StoreOne(DF d, VF v, bool native_bf16, typename Storage<E>::T* p
   StoreF32<E>(d, v, p);
 }
 
+// 16-bit rows of up to this many columns keep pass 1's a = w * dy and xhat, as floats, for pass
+// 2, which then neither widens nor recomputes them. Measured: it pays while all of it stays in L1
+// with the row, the weight and the partials, and only for 16-bit inputs (for FLOAT rows the extra
+// stores cost more than the three operations they save).
+constexpr int64_t kKeptColumns = 1024;
+
+// This thread's buffer for them: 2 * kKeptColumns floats, allocated on first use and freed when
+// the thread ends; null if the allocation failed (the kernel then recomputes, with the same bits).
+HWY_INLINE float* KeptRowBuffer() {
+  thread_local hwy::AlignedFreeUniquePtr<float[]> buffer =
+      hwy::AllocateAligned<float>(2 * static_cast<size_t>(kKeptColumns));
+  return buffer.get();
+}
+
 // Rows whose elements are adjacent (in dy, x and dx) and at least one vector long, one row at a
 // time with every accumulator in registers. The same operations in the same order as Rows below,
 // hence the same bits: pass 1 accumulates the canonical row sums and the parameter-gradient
-// partials, pass 2 writes dx from the (now cache-resident) row.
+// partials, pass 2 writes dx from the (now cache-resident) row, or from what pass 1 kept.
 template <Elem EIn, Elem EDx, bool kDx, bool kParams>
 void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row_end,
                     float* gw, float* gb) {
@@ -272,137 +287,184 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
   const aclDataType mean_type = DataType(a.mean);
   const aclDataType rstd_type = DataType(a.rstd);
   const bool can_stream = kDx && a.stream_dx;
+  float* const kept = kDx && EIn != Elem::kF32 && n <= kKeptColumns ? KeptRowBuffer() : nullptr;
 
   hn::Mask<DF> tail_keep[kVectors];
   TailPermute tail[kVectors];
   MakeTailLanes(d, tail_valid, kVectors, tail_keep, tail);
 
+  // Software prefetch kPrefetchBytes ahead in the dy and x streams (with the hardware prefetchers
+  // alone, pass 1 waited on L3 at a third of its bandwidth): rows at least that long prefetch
+  // within the row and, near its end, into the next row; shorter rows of at least kShortRowBytes
+  // prefetch, when they start, the whole row that far ahead (below that the per-row cost outweighs
+  // it). The odometer wraps past the last row, so every prefetched address lies inside the tensors.
+  constexpr int64_t kPrefetchBytes = 2048;
+  constexpr int64_t kLine = 64;
+  constexpr int64_t kPrefetchColumns = kPrefetchBytes / static_cast<int64_t>(sizeof(TIn));
+  const int64_t row_bytes = n * static_cast<int64_t>(sizeof(TIn));
+  constexpr int64_t kShortRowBytes = 256;
+  const bool long_rows = n >= kPrefetchColumns;
+  const bool prefetch_rows = !long_rows && row_bytes >= kShortRowBytes;
+  const int64_t rows_ahead = long_rows ? 1 : (kPrefetchBytes + row_bytes - 1) / row_bytes;
+  auto prefetch_lines = [](const TIn* at, int64_t from, int64_t to) {
+    const char* bytes = reinterpret_cast<const char*>(at);
+    for (int64_t off = from; off < to; off += kLine) hwy::Prefetch(bytes + off);
+  };
+
   Odometer<3> lead(a.lead, row_begin);
+  Odometer<3> ahead(a.lead, row_begin + rows_ahead);
   Odometer<2> stat(a.stat, row_begin);
-  for (int64_t r = row_begin; r < row_end; ++r, stat.Next()) {
-    const VF vm = hn::Set(d, LoadAsFloat(p.mean, mean_type, stat.offset(0)));
-    const VF vr = hn::Set(d, LoadAsFloat(p.rstd, rstd_type, stat.offset(1)));
-    const TIn* dy = dy_base + lead.offset(0);
-    const TIn* x = x_base + lead.offset(1);
-    TDx* dx = kDx ? dx_base + lead.offset(2) : nullptr;
-    // From here on `lead` is at the next row (pass 2 prefetches it).
-    lead.Next();
+  auto run_rows = [&](auto keep_rows) HWY_ATTR {
+    constexpr bool kKeep = decltype(keep_rows)::value;
+    float* const kept_a = kept;
+    float* const kept_xh = kKeep ? kept + kKeptColumns : nullptr;
+    for (int64_t r = row_begin; r < row_end; ++r, stat.Next()) {
+      const VF vm = hn::Set(d, LoadAsFloat(p.mean, mean_type, stat.offset(0)));
+      const VF vr = hn::Set(d, LoadAsFloat(p.rstd, rstd_type, stat.offset(1)));
+      const TIn* dy = dy_base + lead.offset(0);
+      const TIn* x = x_base + lead.offset(1);
+      TDx* dx = kDx ? dx_base + lead.offset(2) : nullptr;
+      lead.Next();
+      const TIn* ahead_dy = dy_base + ahead.offset(0);
+      const TIn* ahead_x = x_base + ahead.offset(1);
+      if (long_rows || prefetch_rows) ahead.Next();
+      if (prefetch_rows) {
+        // The lines holding that row (it need not start on a line).
+        prefetch_lines(ahead_dy,
+                       -static_cast<int64_t>(reinterpret_cast<uintptr_t>(ahead_dy) % kLine),
+                       row_bytes);
+        prefetch_lines(ahead_x, -static_cast<int64_t>(reinterpret_cast<uintptr_t>(ahead_x) % kLine),
+                       row_bytes);
+      }
 
-    // Pass 1. One step: vector k of a block at column col, from float vectors vdy and vx.
-    VF sum_a[kVectors], sum_axh[kVectors], seg_a[kVectors], seg_axh[kVectors];
-    for (size_t k = 0; k < kVectors; ++k) {
-      sum_a[k] = sum_axh[k] = seg_a[k] = seg_axh[k] = hn::Zero(d);
-    }
-    auto step = [&](int64_t col, size_t k, VF vdy, VF xh) HWY_ATTR {
-      if (kDx) {
-        const VF va = hn::Mul(vdy, hn::Load(d, w + col + k * lanes));
-        seg_a[k] = hn::Add(seg_a[k], va);
-        seg_axh[k] = hn::Add(seg_axh[k], hn::Mul(va, xh));
-      }
-      if (kParams) {
-        float* pgw = gw + col + k * lanes;
-        float* pgb = gb + col + k * lanes;
-        hn::Store(hn::Add(hn::Load(d, pgw), hn::Mul(vdy, xh)), d, pgw);
-        hn::Store(hn::Add(hn::Load(d, pgb), vdy), d, pgb);
-      }
-    };
-    auto fold = [&]() HWY_ATTR {
+      // Pass 1. One step: vector k of a block at column col, from float vectors vdy and xh.
+      VF sum_a[kVectors], sum_axh[kVectors], seg_a[kVectors], seg_axh[kVectors];
       for (size_t k = 0; k < kVectors; ++k) {
-        sum_a[k] = hn::Add(sum_a[k], seg_a[k]);
-        sum_axh[k] = hn::Add(sum_axh[k], seg_axh[k]);
-        seg_a[k] = seg_axh[k] = hn::Zero(d);
+        sum_a[k] = sum_axh[k] = seg_a[k] = seg_axh[k] = hn::Zero(d);
       }
-    };
-    for (int64_t b = 0; b < full_blocks; ++b) {
-      const int64_t col = b * kBlock;
-      for (size_t k = 0; k < kVectors; k += 2) {
-        VF dy0, dy1, x0, x1;
-        LoadPair<EIn>(d, dy + col + k * lanes, &dy0, &dy1);
-        LoadPair<EIn>(d, x + col + k * lanes, &x0, &x1);
-        step(col, k, dy0, hn::Mul(hn::Sub(x0, vm), vr));
-        step(col, k + 1, dy1, hn::Mul(hn::Sub(x1, vm), vr));
-      }
-      if (kDx && ((b + 1) % kSegmentBlocks == 0 || b + 1 == blocks)) fold();
-    }
-    if (tail_valid > 0) {
-      const int64_t col = full_blocks * kBlock;
-      for (size_t k = 0; k < kVectors; ++k) {
-        const int64_t left = tail_valid - static_cast<int64_t>(k * lanes);
-        VF vdy = hn::Zero(d), vx = hn::Zero(d);
-        if (left >= static_cast<int64_t>(lanes)) {
-          vdy = LoadF32<EIn>(d, dy + col + k * lanes);
-          vx = LoadF32<EIn>(d, x + col + k * lanes);
-        } else if (left > 0) {
-          vdy = LoadTail<EIn>(d, dy + n, tail[k]);
-          vx = LoadTail<EIn>(d, x + n, tail[k]);
-        }
-        step(col, k, vdy, hn::IfThenElseZero(tail_keep[k], hn::Mul(hn::Sub(vx, vm), vr)));
-      }
-      if (kDx) fold();
-    }
-    if (!kDx) continue;
-
-    // Pass 2: dx = rstd * (a - mean(a) - xhat * mean(a * xhat)).
-    const VF vc1 = hn::Set(d, ReduceCanonical(d, sum_a, kVectors) * inv_n);
-    const VF vc2 = hn::Set(d, ReduceCanonical(d, sum_axh, kVectors) * inv_n);
-    auto dx_of = [&](VF vdy, VF vx, VF vw) HWY_ATTR {
-      const VF xh = hn::Mul(hn::Sub(vx, vm), vr);
-      return hn::Mul(vr, hn::Sub(hn::Sub(hn::Mul(vdy, vw), vc1), hn::Mul(xh, vc2)));
-    };
-    // The next row, fetched while this one is computed so that memory keeps streaming.
-    const bool prefetch = r + 1 < row_end;
-    const TIn* next_dy = dy_base + lead.offset(0);
-    const TIn* next_x = x_base + lead.offset(1);
-    auto row_pass2 = [&](auto stream) HWY_ATTR {
-      constexpr bool kStream = decltype(stream)::value;
-      for (int64_t b = 0; b < full_blocks; ++b) {
-        const int64_t col = b * kBlock;
-        if (prefetch) {
-          for (size_t line = 0; line < kBlock * sizeof(TIn); line += 64) {
-            hwy::Prefetch(reinterpret_cast<const char*>(next_dy + col) + line);
-            hwy::Prefetch(reinterpret_cast<const char*>(next_x + col) + line);
+      auto step = [&](int64_t col, size_t k, VF vdy, VF xh, auto keep_step) HWY_ATTR {
+        const int64_t at = col + static_cast<int64_t>(k * lanes);
+        if (kDx) {
+          const VF va = hn::Mul(vdy, hn::Load(d, w + at));
+          seg_a[k] = hn::Add(seg_a[k], va);
+          seg_axh[k] = hn::Add(seg_axh[k], hn::Mul(va, xh));
+          if constexpr (decltype(keep_step)::value) {
+            hn::Store(va, d, kept_a + at);
+            hn::Store(xh, d, kept_xh + at);
           }
         }
+        if (kParams) {
+          hn::Store(hn::Add(hn::Load(d, gw + at), hn::Mul(vdy, xh)), d, gw + at);
+          hn::Store(hn::Add(hn::Load(d, gb + at), vdy), d, gb + at);
+        }
+      };
+      auto fold = [&]() HWY_ATTR {
+        for (size_t k = 0; k < kVectors; ++k) {
+          sum_a[k] = hn::Add(sum_a[k], seg_a[k]);
+          sum_axh[k] = hn::Add(sum_axh[k], seg_axh[k]);
+          seg_a[k] = seg_axh[k] = hn::Zero(d);
+        }
+      };
+      for (int64_t b = 0; b < full_blocks; ++b) {
+        const int64_t col = b * kBlock;
+        if (long_rows) {
+          const int64_t to = col + kPrefetchColumns;
+          const TIn* pf_dy = to < n ? dy + to : ahead_dy + (to - n);
+          const TIn* pf_x = to < n ? x + to : ahead_x + (to - n);
+          prefetch_lines(pf_dy, 0, kBlock * static_cast<int64_t>(sizeof(TIn)));
+          prefetch_lines(pf_x, 0, kBlock * static_cast<int64_t>(sizeof(TIn)));
+        }
         for (size_t k = 0; k < kVectors; k += 2) {
-          const int64_t at = col + static_cast<int64_t>(k * lanes);
           VF dy0, dy1, x0, x1;
-          LoadPair<EIn>(d, dy + at, &dy0, &dy1);
-          LoadPair<EIn>(d, x + at, &x0, &x1);
-          StorePair<EDx, kStream>(d, dx_of(dy0, x0, hn::Load(d, w + at)),
-                                  dx_of(dy1, x1, hn::Load(d, w + at + lanes)), native_bf16,
-                                  dx + at);
+          LoadPair<EIn>(d, dy + col + k * lanes, &dy0, &dy1);
+          LoadPair<EIn>(d, x + col + k * lanes, &x0, &x1);
+          step(col, k, dy0, hn::Mul(hn::Sub(x0, vm), vr), keep_rows);
+          step(col, k + 1, dy1, hn::Mul(hn::Sub(x1, vm), vr), keep_rows);
+        }
+        if (kDx && ((b + 1) % kSegmentBlocks == 0 || b + 1 == blocks)) fold();
+      }
+      if (tail_valid > 0) {
+        const int64_t col = full_blocks * kBlock;
+        for (size_t k = 0; k < kVectors; ++k) {
+          const int64_t left = tail_valid - static_cast<int64_t>(k * lanes);
+          VF vdy = hn::Zero(d), vx = hn::Zero(d);
+          if (left >= static_cast<int64_t>(lanes)) {
+            vdy = LoadF32<EIn>(d, dy + col + k * lanes);
+            vx = LoadF32<EIn>(d, x + col + k * lanes);
+          } else if (left > 0) {
+            vdy = LoadTail<EIn>(d, dy + n, tail[k]);
+            vx = LoadTail<EIn>(d, x + n, tail[k]);
+          }
+          step(col, k, vdy, hn::IfThenElseZero(tail_keep[k], hn::Mul(hn::Sub(vx, vm), vr)),
+               std::false_type());
+        }
+        if (kDx) fold();
+      }
+      if (!kDx) continue;
+
+      // Pass 2: dx = rstd * (a - mean(a) - xhat * mean(a * xhat)).
+      const VF vc1 = hn::Set(d, ReduceCanonical(d, sum_a, kVectors) * inv_n);
+      const VF vc2 = hn::Set(d, ReduceCanonical(d, sum_axh, kVectors) * inv_n);
+      auto dx_from = [&](VF va, VF xh) HWY_ATTR {
+        return hn::Mul(vr, hn::Sub(hn::Sub(va, vc1), hn::Mul(xh, vc2)));
+      };
+      auto dx_of = [&](VF vdy, VF vx, VF vw) HWY_ATTR {
+        const VF xh = hn::Mul(hn::Sub(vx, vm), vr);
+        return dx_from(hn::Mul(vdy, vw), xh);
+      };
+      auto row_pass2 = [&](auto stream) HWY_ATTR {
+        constexpr bool kStream = decltype(stream)::value;
+        for (int64_t at = 0; at < full_blocks * kBlock; at += static_cast<int64_t>(2 * lanes)) {
+          VF lo, hi;
+          if constexpr (kKeep) {
+            lo = dx_from(hn::Load(d, kept_a + at), hn::Load(d, kept_xh + at));
+            hi = dx_from(hn::Load(d, kept_a + at + lanes), hn::Load(d, kept_xh + at + lanes));
+          } else {
+            VF dy0, dy1, x0, x1;
+            LoadPair<EIn>(d, dy + at, &dy0, &dy1);
+            LoadPair<EIn>(d, x + at, &x0, &x1);
+            lo = dx_of(dy0, x0, hn::Load(d, w + at));
+            hi = dx_of(dy1, x1, hn::Load(d, w + at + lanes));
+          }
+          StorePair<EDx, kStream>(d, lo, hi, native_bf16, dx + at);
+        }
+      };
+      // Streaming needs whole aligned stores of at least 16 bytes (StorePair's single 64-byte
+      // store for bfloat16 on AVX-512, one store per vector otherwise).
+#if HWY_TARGET == HWY_AVX3
+      constexpr size_t kStoresPerPair = EDx == Elem::kBF16 ? 1 : 2;
+#else
+      constexpr size_t kStoresPerPair = 2;
+#endif
+      const size_t store_bytes = 2 * lanes * sizeof(TDx) / kStoresPerPair;
+      if (can_stream && store_bytes >= 16 && reinterpret_cast<uintptr_t>(dx) % store_bytes == 0) {
+        row_pass2(std::true_type());
+      } else {
+        row_pass2(std::false_type());
+      }
+      if (tail_valid > 0) {
+        // dx is elementwise given c1 and c2: whole vectors, then one vector ending at the row end
+        // (it rewrites a few elements with the same values), all inside the row.
+        int64_t at = full_blocks * kBlock;
+        for (; at + static_cast<int64_t>(lanes) <= n; at += static_cast<int64_t>(lanes)) {
+          StoreOne<EDx>(
+              d, dx_of(LoadF32<EIn>(d, dy + at), LoadF32<EIn>(d, x + at), hn::LoadU(d, w + at)),
+              native_bf16, dx + at);
+        }
+        if (at < n) {
+          const int64_t back = n - static_cast<int64_t>(lanes);
+          StoreOne<EDx>(
+              d,
+              dx_of(LoadF32<EIn>(d, dy + back), LoadF32<EIn>(d, x + back), hn::LoadU(d, w + back)),
+              native_bf16, dx + back);
         }
       }
-    };
-    // Streaming needs whole aligned stores of at least 16 bytes (StorePair's single 64-byte store
-    // for bfloat16 on AVX-512, one store per vector otherwise).
-#if HWY_TARGET == HWY_AVX3
-    constexpr size_t kStoresPerPair = EDx == Elem::kBF16 ? 1 : 2;
-#else
-    constexpr size_t kStoresPerPair = 2;
-#endif
-    const size_t store_bytes = 2 * lanes * sizeof(TDx) / kStoresPerPair;
-    if (can_stream && store_bytes >= 16 && reinterpret_cast<uintptr_t>(dx) % store_bytes == 0) {
-      row_pass2(std::true_type());
-    } else {
-      row_pass2(std::false_type());
     }
-    if (tail_valid > 0) {
-      // dx is elementwise given c1 and c2: whole vectors, then one vector ending at the row end
-      // (it rewrites a few elements with the same values), all inside the row.
-      int64_t at = full_blocks * kBlock;
-      for (; at + static_cast<int64_t>(lanes) <= n; at += static_cast<int64_t>(lanes)) {
-        StoreOne<EDx>(
-            d, dx_of(LoadF32<EIn>(d, dy + at), LoadF32<EIn>(d, x + at), hn::LoadU(d, w + at)),
-            native_bf16, dx + at);
-      }
-      if (at < n) {
-        const int64_t back = n - static_cast<int64_t>(lanes);
-        StoreOne<EDx>(
-            d, dx_of(LoadF32<EIn>(d, dy + back), LoadF32<EIn>(d, x + back), hn::LoadU(d, w + back)),
-            native_bf16, dx + back);
-      }
-    }
+  };
+  if (kept != nullptr) {
+    run_rows(std::true_type());
+  } else {
+    run_rows(std::false_type());
   }
   if (can_stream) hwy::FlushStream();  // order the non-temporal stores before completion
 }
