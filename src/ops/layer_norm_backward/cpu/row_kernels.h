@@ -5,7 +5,9 @@
 //   kBlock-lane accumulator, restarted every kSegmentBlocks blocks and added into a running total,
 //   then reduced by the fixed pairwise tree s[c] += s[c + w/2]; a wider or narrower vector only
 //   holds more or fewer of these lanes, so every target computes bit for bit the same sums;
-// - no fused multiply-add (targets without FMA could not match it);
+// - three fused multiply-adds (a * xhat into the row sum, dy * xhat into the gradWeight partial,
+//   xhat * mean(a * xhat) out of dx), rounded once on every target: FMA instructions where the
+//   target has them, std::fma lane by lane on the others (SSE4, scalar);
 // - 16-bit loads and the stores of 16-bit outputs use exact, round-to-nearest-even conversions
 //   written once with integer vector operations.
 
