@@ -365,11 +365,13 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
   TailPermute tail[kVectors];
   MakeTailLanes(d, tail_valid, kVectors, tail_keep, tail);
 
-  // Software prefetch kPrefetchBytes ahead in the dy and x streams (with the hardware prefetchers
-  // alone, pass 1 waited on L3 at a third of its bandwidth): rows at least that long prefetch
-  // within the row and, near its end, into the next row; shorter rows of at least kShortRowBytes
-  // prefetch, when they start, the whole row that far ahead (below that the per-row cost outweighs
-  // it). The odometer wraps past the last row, so every prefetched address lies inside the tensors.
+  // Software prefetch of dy and x (with the hardware prefetchers alone, pass 1 waited on L3 at a
+  // third of its bandwidth). Rows of at least kPrefetchBytes: pass 2 fetches the next row block by
+  // block, so memory stays busy while pass 2 computes (without pass 2, pass 1 prefetches
+  // kPrefetchBytes ahead, within the row and on into the next); shorter rows of at least
+  // kShortRowBytes prefetch, when they start, the whole row kPrefetchBytes ahead (below that the
+  // per-row cost outweighed it). Chosen by measurement, one thread, L3 and DRAM-resident shapes.
+  // The odometer wraps past the last row, so every prefetched address lies inside the tensors.
   constexpr int64_t kPrefetchBytes = 2048;
   constexpr int64_t kLine = 64;
   constexpr int64_t kPrefetchColumns = kPrefetchBytes / static_cast<int64_t>(sizeof(TIn));
@@ -439,7 +441,7 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
       };
       for (int64_t b = 0; b < full_blocks; ++b) {
         const int64_t col = b * kBlock;
-        if (long_rows) {
+        if (!kDx && long_rows) {
           const int64_t to = col + kPrefetchColumns;
           const TIn* pf_dy = to < n ? dy + to : ahead_dy + (to - n);
           const TIn* pf_x = to < n ? x + to : ahead_x + (to - n);
@@ -487,6 +489,10 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
       auto row_pass2 = [&](auto stream) HWY_ATTR {
         constexpr bool kStream = decltype(stream)::value;
         for (int64_t at = 0; at < full_blocks * kBlock; at += static_cast<int64_t>(2 * lanes)) {
+          if (long_rows && at % kBlock == 0) {
+            prefetch_lines(ahead_dy + at, 0, kBlock * static_cast<int64_t>(sizeof(TIn)));
+            prefetch_lines(ahead_x + at, 0, kBlock * static_cast<int64_t>(sizeof(TIn)));
+          }
           VF lo, hi;
           if constexpr (kKeep) {
             lo = dx_from(hn::Load(d, kept_a + at), hn::Load(d, kept_xh + at));
