@@ -174,7 +174,16 @@ HWY_INLINE VF FusedMulAdd(DF d, VF a, VF b, VF c) {
   return hn::Load(d, out);
 #endif
 }
-HWY_INLINE VF FusedNegMulAdd(DF d, VF a, VF b, VF c) { return FusedMulAdd(d, hn::Neg(a), b, c); }
+// c - a * b, rounded once: the same bits as FusedMulAdd(-a, b, c) (negation is exact), in one
+// instruction where the target has FMA.
+HWY_INLINE VF FusedNegMulAdd(DF d, VF a, VF b, VF c) {
+#if HWY_NATIVE_FMA
+  (void)d;
+  return hn::NegMulAdd(a, b, c);
+#else
+  return FusedMulAdd(d, hn::Neg(a), b, c);
+#endif
+}
 
 // Slides a vector down by (Lanes - count) and zeroes lanes >= count (count in (0, Lanes)): the
 // indices and mask of TailLoad below, computed once per call of the row kernel.
