@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <type_traits>
 
@@ -343,6 +344,123 @@ HWY_INLINE float* KeptRowBuffer() {
   return buffer.get();
 }
 
+// Rows shorter than a block (lanes <= n < kBlock) whose elements are adjacent and whose rows
+// follow each other at one stride: the operations of ContiguousRows' partial last block, in the
+// same order (the same bits), with everything of a row in registers and the gradWeight and
+// gradBias partials kept in registers across the rows (stored once at the end). The generic
+// kernel spent more on its per-row bookkeeping than on the row itself here.
+template <Elem EIn, Elem EDx, bool kDx, bool kParams>
+void ShortRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row_end,
+               float* gw, float* gb) {
+  using TIn = typename Storage<EIn>::T;
+  using TDx = typename Storage<EDx>::T;
+  const DF d;
+  constexpr size_t kVectors = static_cast<size_t>(kBlock) / HWY_LANES(float);
+  const size_t lanes = hn::Lanes(d);
+  const int64_t n = a.n;
+  const float inv_n = 1.0f / static_cast<float>(n);
+  const bool native_bf16 = a.native_bf16;
+  hn::Mask<DF> keep[kVectors];
+  TailPermute tail[kVectors];
+  MakeTailLanes(d, n, kVectors, keep, tail);
+  const size_t whole = static_cast<size_t>(n) / lanes;  // vectors [0, whole) hold full runs
+  VF w[kVectors], part_gw[kVectors], part_gb[kVectors];
+  for (size_t k = 0; k < kVectors; ++k) {
+    w[k] = part_gw[k] = part_gb[k] = hn::Zero(d);
+    if (kDx) w[k] = hn::Load(d, p.weight + k * lanes);
+    if (kParams) {
+      part_gw[k] = hn::Load(d, gw + k * lanes);
+      part_gb[k] = hn::Load(d, gb + k * lanes);
+    }
+  }
+  const aclDataType mean_type = DataType(a.mean);
+  const aclDataType rstd_type = DataType(a.rstd);
+  const Odometer<3> lead(a.lead, row_begin);
+  const Odometer<2> stat(a.stat, row_begin);
+  const bool walk = a.lead.rank == 1;
+  const TIn* dy = static_cast<const TIn*>(p.dy) + lead.offset(0);
+  const TIn* x = static_cast<const TIn*>(p.x) + lead.offset(1);
+  TDx* dx = kDx ? static_cast<TDx*>(p.dx) + lead.offset(2) : nullptr;
+  const int64_t dy_stride = walk ? a.lead.strides[0][0] : 0;
+  const int64_t x_stride = walk ? a.lead.strides[1][0] : 0;
+  const int64_t dx_stride = walk ? a.lead.strides[2][0] : 0;
+  const bool stat_walk = a.stat.rank == 1;
+  int64_t mean_at = stat.offset(0), rstd_at = stat.offset(1);
+  const int64_t mean_stride = stat_walk ? a.stat.strides[0][0] : 0;
+  const int64_t rstd_stride = stat_walk ? a.stat.strides[1][0] : 0;
+  // Software prefetch of dy and x, the row about 2 KiB ahead (its first and last line), within
+  // this call's rows. Measured (one thread, paired runs): (401408, 24) FLOAT 10 % faster from L3;
+  // for BF16 rows of 48 bytes it cost 5 %, so rows under a line go without.
+  constexpr int64_t kPrefetchBytes = 2048;
+  constexpr int64_t kLine = 64;
+  const int64_t row_bytes = n * static_cast<int64_t>(sizeof(TIn));
+  const int64_t step_bytes =
+      std::max<int64_t>(1, std::abs(dy_stride) * static_cast<int64_t>(sizeof(TIn)));
+  const int64_t rows_ahead =
+      walk && row_bytes >= kLine ? (kPrefetchBytes + step_bytes - 1) / step_bytes : 0;
+  for (int64_t r = row_begin; r < row_end; ++r) {
+    if (rows_ahead > 0 && r + rows_ahead < row_end) {
+      const char* ahead_dy = reinterpret_cast<const char*>(dy + rows_ahead * dy_stride);
+      const char* ahead_x = reinterpret_cast<const char*>(x + rows_ahead * x_stride);
+      hwy::Prefetch(ahead_dy);
+      hwy::Prefetch(ahead_dy + row_bytes - 1);
+      hwy::Prefetch(ahead_x);
+      hwy::Prefetch(ahead_x + row_bytes - 1);
+    }
+    const VF vm = hn::Set(d, LoadAsFloat(p.mean, mean_type, mean_at));
+    const VF vr = hn::Set(d, LoadAsFloat(p.rstd, rstd_type, rstd_at));
+    VF va[kVectors], xh[kVectors], sum_a[kVectors], sum_axh[kVectors];
+    for (size_t k = 0; k < kVectors; ++k) {
+      const int64_t left = n - static_cast<int64_t>(k * lanes);
+      VF vdy = hn::Zero(d), vx = hn::Zero(d);
+      if (left >= static_cast<int64_t>(lanes)) {
+        vdy = LoadF32<EIn>(d, dy + k * lanes);
+        vx = LoadF32<EIn>(d, x + k * lanes);
+      } else if (left > 0) {
+        vdy = LoadTail<EIn>(d, dy + n, tail[k]);
+        vx = LoadTail<EIn>(d, x + n, tail[k]);
+      }
+      xh[k] = hn::IfThenElseZero(keep[k], hn::Mul(hn::Sub(vx, vm), vr));
+      if (kDx) {
+        va[k] = hn::Mul(vdy, w[k]);
+        sum_a[k] = hn::Add(hn::Zero(d), hn::Add(hn::Zero(d), va[k]));
+        sum_axh[k] = hn::Add(hn::Zero(d), FusedMulAdd(d, va[k], xh[k], hn::Zero(d)));
+      }
+      if (kParams) {
+        part_gw[k] = FusedMulAdd(d, vdy, xh[k], part_gw[k]);
+        part_gb[k] = hn::Add(part_gb[k], vdy);
+      }
+    }
+    if (kDx) {
+      const VF vc1 = hn::Set(d, ReduceCanonical(d, sum_a, kVectors) * inv_n);
+      const VF vc2 = hn::Set(d, ReduceCanonical(d, sum_axh, kVectors) * inv_n);
+      auto dx_from = [&](VF a_value, VF xhat) HWY_ATTR {
+        return hn::Mul(vr, FusedNegMulAdd(d, xhat, vc2, hn::Sub(a_value, vc1)));
+      };
+      for (size_t k = 0; k < whole; ++k)
+        StoreOne<EDx>(d, dx_from(va[k], xh[k]), native_bf16, dx + k * lanes);
+      if (whole * lanes < static_cast<size_t>(n)) {
+        // One vector ending at the row end, as ContiguousRows writes it.
+        const int64_t back = n - static_cast<int64_t>(lanes);
+        const VF back_xh = hn::Mul(hn::Sub(LoadF32<EIn>(d, x + back), vm), vr);
+        const VF back_a = hn::Mul(LoadF32<EIn>(d, dy + back), hn::LoadU(d, p.weight + back));
+        StoreOne<EDx>(d, dx_from(back_a, back_xh), native_bf16, dx + back);
+      }
+    }
+    dy += dy_stride;
+    x += x_stride;
+    if (kDx) dx += dx_stride;
+    mean_at += mean_stride;
+    rstd_at += rstd_stride;
+  }
+  if (kParams) {
+    for (size_t k = 0; k < kVectors; ++k) {
+      hn::Store(part_gw[k], d, gw + k * lanes);
+      hn::Store(part_gb[k], d, gb + k * lanes);
+    }
+  }
+}
+
 // Kept rows go through both passes in groups of up to this many (see ContiguousRows).
 constexpr int64_t kGroupRows = 8;
 
@@ -364,6 +482,10 @@ struct RowPass1 {
 template <Elem EIn, Elem EDx, bool kDx, bool kParams>
 void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row_end,
                     float* gw, float* gb) {
+  if (a.n < kBlock && a.lead.rank <= 1 && a.stat.rank <= 1) {
+    ShortRows<EIn, EDx, kDx, kParams>(a, p, row_begin, row_end, gw, gb);
+    return;
+  }
   using TIn = typename Storage<EIn>::T;
   using TDx = typename Storage<EDx>::T;
   const DF d;
