@@ -423,6 +423,8 @@ void ShortRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_
       xh[k] = hn::IfThenElseZero(keep[k], hn::Mul(hn::Sub(vx, vm), vr));
       if (kDx) {
         va[k] = hn::Mul(vdy, w[k]);
+        // The general kernel's segment sum and running total, both starting at +0: the additions
+        // of +0 stay, since they turn -0 into +0.
         sum_a[k] = hn::Add(hn::Zero(d), hn::Add(hn::Zero(d), va[k]));
         sum_axh[k] = hn::Add(hn::Zero(d), FusedMulAdd(d, va[k], xh[k], hn::Zero(d)));
       }
