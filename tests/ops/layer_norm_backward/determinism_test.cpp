@@ -72,6 +72,9 @@ const Problem kProblems[] = {
     {{64, 5000}, 1, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16},
     {{3000, 24}, 1, ACL_FLOAT, ACL_DT_UNDEFINED, ACL_BF16, ACL_BF16},
     {{5, 70000}, 1, ACL_BF16, ACL_BF16, ACL_FLOAT, ACL_FLOAT16},
+    // Rows of one element: several chunks, the last one partial, and lanes left over.
+    {{20003, 1}, 1, ACL_BF16, ACL_FLOAT, ACL_BF16, ACL_FLOAT},
+    {{7, 2861, 1}, 1, ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT, ACL_FLOAT},
 };
 
 TEST(LayerNormBackwardDeterminism, ThreadCountsAndIsas) {
@@ -96,6 +99,7 @@ TEST(LayerNormBackwardDeterminism, ThreadCountsAndIsas) {
     // The gathering path for strided rows computes the same bits as the contiguous path.
     EXPECT_TRUE(BitwiseEqual(base, RunOnce(p, Layout::kStrided))) << "strided layout";
     EXPECT_TRUE(BitwiseEqual(base, RunOnce(p, Layout::kPaddedRows))) << "padded rows";
+    EXPECT_TRUE(BitwiseEqual(base, RunOnce(p, Layout::kTransposedLead))) << "transposed lead";
   }
   cpu::SetIsaCap("");
   cpu::SetNumThreads(0);

@@ -191,16 +191,71 @@ class FastPlan : public Plan {
   }
 
  private:
-  // N == 1: dx is exactly 0 and only the gradBias partial (the sum of dy) is needed.
+  // N == 1: dx is exactly 0 and only the gradBias partial (the sum of dy) is needed. Row i of the
+  // chunk adds into accumulator i % kOneLanes, then a fixed tree adds those: the same operations
+  // for every layout and target, without one long chain of dependent additions.
   void RowsOfOne(const RowPointers& ptrs, int64_t r0, int64_t r1, float* gb) const {
     const Problem& p = p_;
-    Odometer<3> lead(args_.lead, r0);
-    float sum = gb != nullptr ? gb[0] : 0.0f;  // in a register: the same additions, in order
-    for (int64_t r = r0; r < r1; ++r, lead.Next()) {
-      if (args_.want_dx) StoreFromFloat(ptrs.dx, p.grad_input.dtype, lead.offset(2), 0.0f);
-      if (gb != nullptr) sum += LoadAsFloat(ptrs.dy, p.grad_out.dtype, lead.offset(0));
+    if (args_.want_dx) ZeroRowsOfOne(ptrs.dx, r0, r1);
+    if (gb == nullptr) return;
+    float sum = 0.0f;
+    switch (p.grad_out.dtype) {
+      case ACL_FLOAT16:
+        sum = SumRowsOfOne(static_cast<const uint16_t*>(ptrs.dy), r0, r1,
+                           [](uint16_t h) { return HalfToFloat(h); });
+        break;
+      case ACL_BF16:
+        sum = SumRowsOfOne(static_cast<const uint16_t*>(ptrs.dy), r0, r1,
+                           [](uint16_t h) { return BFloat16ToFloat(h); });
+        break;
+      default:
+        sum = SumRowsOfOne(static_cast<const float*>(ptrs.dy), r0, r1, [](float f) { return f; });
+        break;
     }
-    if (gb != nullptr) gb[0] = sum;
+    gb[0] += sum;
+  }
+
+  template <class T, class ToFloat>
+  float SumRowsOfOne(const T* dy, int64_t r0, int64_t r1, ToFloat to_float) const {
+    constexpr int64_t kOneLanes = 8;
+    float acc[kOneLanes] = {};
+    const int64_t count = r1 - r0;
+    Odometer<3> lead(args_.lead, r0);
+    if (args_.lead.rank <= 1) {
+      const T* first = dy + lead.offset(0);
+      const int64_t stride = args_.lead.rank == 1 ? args_.lead.strides[0][0] : 0;
+      int64_t i = 0;
+      for (; i + kOneLanes <= count; i += kOneLanes) {
+        for (int64_t l = 0; l < kOneLanes; ++l) acc[l] += to_float(first[(i + l) * stride]);
+      }
+      for (; i < count; ++i) acc[i % kOneLanes] += to_float(first[i * stride]);
+    } else {
+      for (int64_t i = 0; i < count; ++i, lead.Next()) {
+        acc[i % kOneLanes] += to_float(dy[lead.offset(0)]);
+      }
+    }
+    return ((acc[0] + acc[4]) + (acc[2] + acc[6])) + ((acc[1] + acc[5]) + (acc[3] + acc[7]));
+  }
+
+  void ZeroRowsOfOne(void* dx, int64_t r0, int64_t r1) const {
+    const size_t size = DTypeSize(p_.grad_input.dtype);  // 0.0 is all zero bits in each dtype
+    char* const base = static_cast<char*>(dx);
+    Odometer<3> lead(args_.lead, r0);
+    if (args_.lead.rank <= 1) {
+      const int64_t stride = args_.lead.rank == 1 ? args_.lead.strides[2][0] : 0;
+      char* const first = base + lead.offset(2) * static_cast<int64_t>(size);
+      if (stride == 1) {
+        std::memset(first, 0, static_cast<size_t>(r1 - r0) * size);
+        return;
+      }
+      for (int64_t i = 0; i < r1 - r0; ++i) {
+        std::memset(first + i * stride * static_cast<int64_t>(size), 0, size);
+      }
+      return;
+    }
+    for (int64_t r = r0; r < r1; ++r, lead.Next()) {
+      std::memset(base + lead.offset(2) * static_cast<int64_t>(size), 0, size);
+    }
   }
 
   void SumChunks(const float* part, int64_t c0, int64_t c1, float* acc) const {
@@ -236,6 +291,9 @@ class FastPlan : public Plan {
 int64_t RowsPerChunk(int64_t m, int64_t n, bool param_grads) {
   // At least 32 rows so the partials cost little next to the rows themselves, at most 64 chunks
   // until rows reach 4096 per chunk (fp32 partial sums of at most 4096 terms).
+  // Rows of one element (only gradBias is summed) take the largest chunks: smaller ones cost a
+  // chunk's bookkeeping per few elements.
+  if (n == 1) return 4096;
   int64_t rows = std::max<int64_t>(32, (m + 63) / 64);
   rows = std::min<int64_t>(rows, 4096);
   if (param_grads && m > 0) {
