@@ -289,11 +289,11 @@ class FastPlan : public Plan {
 }  // namespace
 
 int64_t RowsPerChunk(int64_t m, int64_t n, bool param_grads) {
-  // At least 32 rows so the partials cost little next to the rows themselves, at most 64 chunks
-  // until rows reach 4096 per chunk (fp32 partial sums of at most 4096 terms).
   // Rows of one element (only gradBias is summed) take the largest chunks: smaller ones cost a
   // chunk's bookkeeping per few elements.
   if (n == 1) return 4096;
+  // At least 32 rows so the partials cost little next to the rows themselves, at most 64 chunks
+  // until rows reach 4096 per chunk (fp32 partial sums of at most 4096 terms).
   int64_t rows = std::max<int64_t>(32, (m + 63) / 64);
   rows = std::min<int64_t>(rows, 4096);
   if (param_grads && m > 0) {
