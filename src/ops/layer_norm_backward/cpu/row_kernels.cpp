@@ -514,8 +514,9 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
   MakeTailLanes(d, tail_valid, kVectors, tail_keep, tail);
 
   // Software prefetch of dy and x (with the hardware prefetchers alone, pass 1 waited on L3 at a
-  // third of its bandwidth). Rows of at least kPrefetchBytes: pass 2 fetches the next row block by
-  // block, so memory stays busy while pass 2 computes (without pass 2, pass 1 prefetches
+  // third of its bandwidth). Rows of at least kPrefetchBytes: the next row is fetched block by
+  // block, during pass 2 (rows above kSplitRowBytes) or dy during pass 1 and x during pass 2, so
+  // memory stays busy while the row computes (without pass 2, pass 1 prefetches
   // kPrefetchBytes ahead, within the row and on into the next); shorter rows of at least
   // kShortRowBytes fetch the row kPrefetchBytes ahead spread over the row's own work: its first
   // and last line when the row starts, then a block's lines per block, dy's in pass 1 and x's in
@@ -532,6 +533,12 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
   constexpr int64_t kShortRowBytes = 256;
   const bool long_rows = n >= kPrefetchColumns;
   const bool prefetch_rows = !long_rows && row_bytes >= kShortRowBytes;
+  // Rows of kPrefetchBytes up to kSplitRowBytes with a pass 2 split the next row's fetch the same
+  // way: dy during pass 1, x during pass 2 (paired runs, two threads: BF16 rows of 1024 to 65536
+  // columns 3-10 % faster, FLOAT rows of 512 to 8192 columns 0-9 %). Rows above it fetch both
+  // during pass 2 (FLOAT rows of 65536 columns were 3-7 % slower split).
+  constexpr int64_t kSplitRowBytes = int64_t{128} << 10;
+  const bool split_long_rows = kDx && long_rows && row_bytes <= kSplitRowBytes;
   const int64_t rows_ahead = long_rows ? 1 : (kPrefetchBytes + row_bytes - 1) / row_bytes;
   auto prefetch_lines = [](const TIn* at, int64_t from, int64_t to) {
     const char* bytes = reinterpret_cast<const char*>(at);
@@ -616,7 +623,7 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
             prefetch_lines(pf_dy, 0, kBlock * static_cast<int64_t>(sizeof(TIn)));
             prefetch_lines(pf_x, 0, kBlock * static_cast<int64_t>(sizeof(TIn)));
           }
-          if (prefetch_rows) {
+          if (prefetch_rows || split_long_rows) {
             prefetch_lines(ahead_dy + col, 0, kBlock * static_cast<int64_t>(sizeof(TIn)));
             if (!kDx) prefetch_lines(ahead_x + col, 0, kBlock * static_cast<int64_t>(sizeof(TIn)));
           }
@@ -683,10 +690,10 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
         auto row_pass2 = [&](auto stream) HWY_ATTR {
           constexpr bool kStream = decltype(stream)::value;
           for (int64_t at = 0; at < full_blocks * kBlock; at += static_cast<int64_t>(2 * lanes)) {
-            if (long_rows && at % kBlock == 0) {
+            if (long_rows && !split_long_rows && at % kBlock == 0) {
               prefetch_lines(ahead_dy + at, 0, kBlock * static_cast<int64_t>(sizeof(TIn)));
               prefetch_lines(ahead_x + at, 0, kBlock * static_cast<int64_t>(sizeof(TIn)));
-            } else if (prefetch_rows && at % kBlock == 0) {
+            } else if ((prefetch_rows || split_long_rows) && at % kBlock == 0) {
               prefetch_lines(ahead_x + at, 0, kBlock * static_cast<int64_t>(sizeof(TIn)));
             }
             VF lo, hi;
