@@ -540,9 +540,11 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
   constexpr int64_t kSplitRowBytes = int64_t{128} << 10;
   const bool split_long_rows = kDx && long_rows && row_bytes <= kSplitRowBytes;
   const int64_t rows_ahead = long_rows ? 1 : (kPrefetchBytes + row_bytes - 1) / row_bytes;
-  auto prefetch_lines = [](const TIn* at, int64_t from, int64_t to) {
+  // The lines of the block of kBlock elements starting at `at`.
+  auto prefetch_block = [](const TIn* at) {
     const char* bytes = reinterpret_cast<const char*>(at);
-    for (int64_t off = from; off < to; off += kLine) hwy::Prefetch(bytes + off);
+    constexpr int64_t kBlockBytes = kBlock * static_cast<int64_t>(sizeof(TIn));
+    for (int64_t off = 0; off < kBlockBytes; off += kLine) hwy::Prefetch(bytes + off);
   };
 
   // Kept rows go in groups of up to kGroupRows, as many as the buffer holds one after the other:
@@ -620,12 +622,12 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
             const int64_t to = col + kPrefetchColumns;
             const TIn* pf_dy = to < n ? dy + to : ahead_dy + (to - n);
             const TIn* pf_x = to < n ? x + to : ahead_x + (to - n);
-            prefetch_lines(pf_dy, 0, kBlock * static_cast<int64_t>(sizeof(TIn)));
-            prefetch_lines(pf_x, 0, kBlock * static_cast<int64_t>(sizeof(TIn)));
+            prefetch_block(pf_dy);
+            prefetch_block(pf_x);
           }
           if (prefetch_rows || split_long_rows) {
-            prefetch_lines(ahead_dy + col, 0, kBlock * static_cast<int64_t>(sizeof(TIn)));
-            if (!kDx) prefetch_lines(ahead_x + col, 0, kBlock * static_cast<int64_t>(sizeof(TIn)));
+            prefetch_block(ahead_dy + col);
+            if (!kDx) prefetch_block(ahead_x + col);
           }
           for (size_t k = 0; k < kVectors; k += 2) {
             VF dy0, dy1, x0, x1;
@@ -691,10 +693,10 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
           constexpr bool kStream = decltype(stream)::value;
           for (int64_t at = 0; at < full_blocks * kBlock; at += static_cast<int64_t>(2 * lanes)) {
             if (long_rows && !split_long_rows && at % kBlock == 0) {
-              prefetch_lines(ahead_dy + at, 0, kBlock * static_cast<int64_t>(sizeof(TIn)));
-              prefetch_lines(ahead_x + at, 0, kBlock * static_cast<int64_t>(sizeof(TIn)));
+              prefetch_block(ahead_dy + at);
+              prefetch_block(ahead_x + at);
             } else if ((prefetch_rows || split_long_rows) && at % kBlock == 0) {
-              prefetch_lines(ahead_x + at, 0, kBlock * static_cast<int64_t>(sizeof(TIn)));
+              prefetch_block(ahead_x + at);
             }
             VF lo, hi;
             if constexpr (kKeep) {
