@@ -88,13 +88,11 @@ HWY_INLINE hn::Vec<DF> Bf16BitsToF32(DF df, hn::Vec<hn::RebindToUnsigned<DF>> h)
 template <class DF>
 HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> F32ToBf16Bits(DF, hn::Vec<DF> f) {
   const hn::RebindToUnsigned<DF> du;
-  const hn::RebindToSigned<DF> di;
   const auto u = hn::BitCast(du, f);
   const auto rounded = hn::ShiftRight<16>(
       hn::Add(u, hn::Add(hn::Set(du, 0x7fffu), hn::And(hn::ShiftRight<16>(u), hn::Set(du, 1u)))));
   const auto nan = hn::Or(hn::ShiftRight<16>(u), hn::Set(du, 0x40u));
-  const auto abs_i = hn::BitCast(di, hn::And(u, hn::Set(du, 0x7fffffffu)));
-  return hn::IfThenElse(hn::RebindMask(du, hn::Gt(abs_i, hn::Set(di, 0x7f800000))), nan, rounded);
+  return hn::IfThenElse(hn::RebindMask(du, hn::IsNaN(f)), nan, rounded);
 }
 
 }  // namespace HWY_NAMESPACE
