@@ -521,7 +521,7 @@ struct RowPass1 {
 // time with every accumulator in registers. The same operations in the same order as Rows below,
 // hence the same bits: pass 1 accumulates the canonical row sums and the parameter-gradient
 // partials, pass 2 writes dx from the (now cache-resident) row, or from what pass 1 kept.
-template <Elem EIn, Elem EDx, bool kDx, bool kParams>
+template <Elem EIn, Elem EDx, bool kDx, bool kParams, bool kPairLoads>
 void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row_end,
                     float* gw, float* gb) {
   if (a.n < kBlock && a.lead.rank <= 1 && a.stat.rank <= 1) {
@@ -677,12 +677,20 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
             prefetch_block(ahead_dy + col);
             if (!kDx) prefetch_block(ahead_x + col);
           }
-          for (size_t k = 0; k < kVectors; k += 2) {
-            VF dy0, dy1, x0, x1;
-            LoadPair<EIn>(d, dy + col + k * lanes, &dy0, &dy1);
-            LoadPair<EIn>(d, x + col + k * lanes, &x0, &x1);
-            step(col, k, dy0, hn::Mul(hn::Sub(x0, vm), vr), keep_rows);
-            step(col, k + 1, dy1, hn::Mul(hn::Sub(x1, vm), vr), keep_rows);
+          if constexpr (kPairLoads) {
+            for (size_t k = 0; k < kVectors; k += 2) {
+              VF dy0, dy1, x0, x1;
+              LoadPair<EIn>(d, dy + col + k * lanes, &dy0, &dy1);
+              LoadPair<EIn>(d, x + col + k * lanes, &x0, &x1);
+              step(col, k, dy0, hn::Mul(hn::Sub(x0, vm), vr), keep_rows);
+              step(col, k + 1, dy1, hn::Mul(hn::Sub(x1, vm), vr), keep_rows);
+            }
+          } else {
+            for (size_t k = 0; k < kVectors; ++k) {
+              const VF vdy = LoadF32<EIn>(d, dy + col + k * lanes);
+              const VF vx = LoadF32<EIn>(d, x + col + k * lanes);
+              step(col, k, vdy, hn::Mul(hn::Sub(vx, vm), vr), keep_rows);
+            }
           }
           if (kDx && ((b + 1) % kSegmentBlocks == 0 || b + 1 == blocks)) fold();
         }
@@ -809,7 +817,21 @@ template <Elem EIn, Elem EDx, bool kDx, bool kParams>
 void Rows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row_end, float* gw,
           float* gb) {
   if (a.rows_contiguous && a.n >= static_cast<int64_t>(hn::Lanes(DF()))) {
-    ContiguousRows<EIn, EDx, kDx, kParams>(a, p, row_begin, row_end, gw, gb);
+    // Pass 1 of ContiguousRows loads a pair of vectors at a time, except on targets with 16
+    // vector registers for rows of up to 2 KiB when both the row sums and the parameter partials
+    // are wanted: there, loading pairs ahead spilled the segment sums (paired runs on a Zen 3
+    // core, one thread, rows in L2: BF16 rows of 1024 3-14 % and FLOAT rows of 1024 3-10 %
+    // faster a vector at a time, rows of 128 and 384 within the noise; with dx alone pairs were
+    // 11 % faster, and so were FLOAT rows of 8192 from L3, by 8-14 %). The choice is a template
+    // argument: as a branch inside the kernel, rows of 128 and 384 were 8-14 % slower.
+    constexpr bool kMaySplitPairs = HWY_TARGET != HWY_AVX3 && kDx && kParams;
+    constexpr int64_t kPairLoadsAboveBytes = 2048;
+    if (kMaySplitPairs &&
+        a.n * static_cast<int64_t>(sizeof(typename Storage<EIn>::T)) <= kPairLoadsAboveBytes) {
+      ContiguousRows<EIn, EDx, kDx, kParams, !kMaySplitPairs>(a, p, row_begin, row_end, gw, gb);
+    } else {
+      ContiguousRows<EIn, EDx, kDx, kParams, true>(a, p, row_begin, row_end, gw, gb);
+    }
     return;
   }
   using TIn = typename Storage<EIn>::T;
