@@ -7,6 +7,10 @@
 
 #include "hwy/targets.h"
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
 namespace openaclnn::cpu {
 namespace {
 
@@ -46,6 +50,31 @@ bool HardwareBf16() {
 #endif
 }
 
+// CPUID leaf 0 (vendor) and leaf 1 (family), read once: CPUID costs microseconds in a virtual
+// machine, and phase 1 asks this on every call.
+bool HardwareNarrowStores() {
+#if defined(__x86_64__) || defined(__i386__)
+  static const bool narrow = [] {
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    if (__get_cpuid(0, &eax, &ebx, &ecx, &edx) == 0) return false;
+    // "AuthenticAMD" as EBX, EDX, ECX.
+    const bool amd = ebx == 0x68747541u && edx == 0x69746e65u && ecx == 0x444d4163u;
+    if (!amd || __get_cpuid(1, &eax, &ebx, &ecx, &edx) == 0) return false;
+    const unsigned base_family = (eax >> 8) & 0xfu;
+    const unsigned family = base_family == 0xfu ? base_family + ((eax >> 20) & 0xffu) : base_family;
+    return family == 0x19u;
+  }();
+  return narrow;
+#else
+  return false;
+#endif
+}
+
+std::atomic<int>& NarrowStoresOverride() {
+  static std::atomic<int> value{-1};
+  return value;
+}
+
 std::mutex& CapMutex() {
   static std::mutex* mutex = new std::mutex;
   return *mutex;
@@ -65,6 +94,15 @@ bool NativeBf16Enabled() {
   // Bf16Allowed(), so the AVX-512 target is the one dispatched to whenever this is true.
   return HardwareBf16() && (Hardware() & Compiled() & HWY_AVX3) != 0 &&
          Bf16Allowed().load(std::memory_order_relaxed);
+}
+
+bool NarrowVectorStores() {
+  const int forced = NarrowStoresOverride().load(std::memory_order_relaxed);
+  return forced >= 0 ? forced != 0 : HardwareNarrowStores();
+}
+
+void SetNarrowVectorStoresForTest(int value) {
+  NarrowStoresOverride().store(value < 0 ? -1 : (value != 0 ? 1 : 0), std::memory_order_relaxed);
 }
 
 std::vector<std::string> AvailableIsas() {

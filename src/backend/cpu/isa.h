@@ -20,5 +20,11 @@ std::string ActiveIsa();
 // True when kernels may use the AVX512_BF16 instructions: the CPU has them, the AVX-512 target is
 // the one dispatched to, and no cap below "avx512_bf16" is set.
 bool NativeBf16Enabled();
+// True on CPUs whose L1 data cache stores 32 bytes a cycle, so that a 64-byte vector store takes
+// two (AMD family 19h: Zen 3, and Zen 4 with AVX-512; measured on Zen 4). Kernels use it to leave
+// out stores that only save recomputation on the AVX-512 target; the same bits either way.
+bool NarrowVectorStores();
+// For tests: 0 or 1 forces NarrowVectorStores(), -1 returns it to the CPU's answer.
+void SetNarrowVectorStoresForTest(int value);
 
 }  // namespace openaclnn::cpu

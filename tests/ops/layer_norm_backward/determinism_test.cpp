@@ -105,6 +105,32 @@ TEST(LayerNormBackwardDeterminism, ThreadCountsAndIsas) {
   cpu::SetNumThreads(0);
 }
 
+// 16-bit rows of up to 1024 columns keep pass 1's a and xhat for pass 2, except on the AVX-512
+// target of CPUs with slow 64-byte stores (cpu::NarrowVectorStores), which recompute them: the
+// same bits either way, on every target.
+TEST(LayerNormBackwardDeterminism, KeptOrRecomputedRows) {
+  const Problem problems[] = {
+      {{300, 4, 33}, 2, ACL_BF16, ACL_FLOAT, ACL_BF16, ACL_FLOAT},
+      {{257, 768}, 1, ACL_BF16, ACL_FLOAT, ACL_BF16, ACL_FLOAT},
+      {{64, 1024}, 1, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16},
+      {{100, 200}, 1, ACL_BF16, ACL_DT_UNDEFINED, ACL_FLOAT, ACL_FLOAT},
+  };
+  cpu::SetNumThreads(2);
+  for (const std::string& isa : cpu::AvailableIsas()) {
+    ASSERT_TRUE(cpu::SetIsaCap(isa));
+    for (const Problem& p : problems) {
+      cpu::SetNarrowVectorStoresForTest(0);
+      const std::vector<float> kept = RunOnce(p, Layout::kContiguous);
+      cpu::SetNarrowVectorStoresForTest(1);
+      EXPECT_TRUE(BitwiseEqual(kept, RunOnce(p, Layout::kContiguous)))
+          << "isa " << isa << ", shape[0]=" << p.shape[0];
+    }
+  }
+  cpu::SetNarrowVectorStoresForTest(-1);
+  cpu::SetIsaCap("");
+  cpu::SetNumThreads(0);
+}
+
 // gradInput in BFLOAT16 is the FLOAT gradInput rounded once (round to nearest even, NaN quieted)
 // on every target, including the AVX512_BF16 conversion instructions, which flush denormal inputs
 // and therefore must not be used for them: rows scaled from 2^100 (overflow to infinity) through

@@ -373,7 +373,7 @@ HWY_INLINE void StoreOne(DF d, VF v, bool native_bf16, typename Storage<E>::T* p
 // 16-bit rows of up to this many columns keep pass 1's a = w * dy and xhat, as floats, for pass
 // 2, which then neither widens nor recomputes them. Measured: it pays while all of it stays in L1
 // with the row, the weight and the partials, and only for 16-bit inputs (for FLOAT rows the extra
-// stores cost more than the three operations they save).
+// stores cost more than the three operations they save). Not so on Zen 4 (see ContiguousRows).
 constexpr int64_t kKeptColumns = 1024;
 
 // This thread's buffer for them: 2 * kKeptColumns floats, allocated on first use and freed when
@@ -552,7 +552,13 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
   // Zen 3 core, two threads, BF16 rows of 128 to 1024 from memory: 2-20 % faster without
   // keeping, most 7-13 %; with dx alone keeping was 18-32 % faster).
   constexpr bool kMayKeep = kDx && EIn != Elem::kF32 && (HWY_TARGET == HWY_AVX3 || !kParams);
-  float* const kept = kMayKeep && n <= kKeptColumns ? KeptRowBuffer() : nullptr;
+  // Where a 64-byte store takes two cycles (Zen 4), the AVX-512 target does not keep: pass 1's
+  // two extra stores per vector cost more than pass 2's recomputation. The benchmark's BF16
+  // shapes, the two builds run in turn at two threads on a (noisy) Zen 4 host, four rounds, the
+  // mean of the per-run medians: (16384, 768) 19 %, (16384, 1024) 16 %, (50432, 384) 8 %,
+  // (1048576, 128) 12 %, (4445, 512) 39 % and (100000, 8, 16) 3 % faster without keeping.
+  const bool keep_allowed = HWY_TARGET != HWY_AVX3 || !a.narrow_stores;
+  float* const kept = kMayKeep && keep_allowed && n <= kKeptColumns ? KeptRowBuffer() : nullptr;
 
   hn::Mask<DF> tail_keep[kVectors];
   TailPermute tail[kVectors];

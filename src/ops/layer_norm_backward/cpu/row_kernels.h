@@ -69,6 +69,7 @@ struct RowArgs {
   bool rows_contiguous = false;  // the row elements of dy, x (and dx) are adjacent
   bool stream_dx = false;        // write dx with non-temporal stores (outputs beyond cache)
   bool native_bf16 = false;      // AVX512_BF16 may round bfloat16 outputs (same bits either way)
+  bool narrow_stores = false;    // 64-byte stores take two cycles (see ContiguousRows)
   StridedDims lead;              // leading dims; sets dy, x, dx
   StridedDims stat;              // mean/rstd view dims; sets mean, rstd
   StridedDims trail;             // trailing dims; sets dy, x, dx (used when !rows_contiguous)
