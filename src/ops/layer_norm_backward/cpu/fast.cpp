@@ -12,6 +12,7 @@ namespace openaclnn::layer_norm_backward::cpu {
 namespace {
 
 constexpr int64_t kColumnBlock = 4096;  // columns per task when filling weight or reducing
+constexpr size_t kHalfPage = 2048;
 // Column work this small runs on the calling thread: waking the pool costs more (each wake-up
 // is a scheduling delay on a busy machine).
 constexpr int64_t kSerialColumns = int64_t{1} << 18;
@@ -112,6 +113,15 @@ class FastPlan : public Plan {
     if (args_.want_dx && n > 1) weight_offset_ = ws->Book(row_bytes);
     if (args_.want_params) {
       gw_offset_ = ws->Book(row_bytes * static_cast<size_t>(chunks_));
+      // Pass 1 loads gradBias[c] right after storing gradWeight[c]. Were the two arrays a whole
+      // number of pages apart (always so with 64 chunks), the load's address would match the
+      // store's in its low 12 bits, and the CPU holds such a load back as if it depended on the
+      // store: half a page between them. Measured on a Zen 4 core (row kernel, one thread, rows
+      // in L2, the two layouts called in turn, medians of the ratio): BF16 parameter gradients
+      // alone (16, 4096) 1.7x and (64, 1024) 1.14x faster; with gradInput too within 2 % either
+      // way but (64, 1024) FLOAT, 6 % faster. Same bits.
+      const size_t gap = (gw_offset_ + kHalfPage - ws->total()) % (2 * kHalfPage);
+      if (gap > 0) ws->Book(gap);
       gb_offset_ = ws->Book(row_bytes * static_cast<size_t>(chunks_));
     }
   }
