@@ -52,9 +52,9 @@ bool HardwareBf16() {
 
 // CPUID leaf 0 (vendor) and leaf 1 (family), read once: CPUID costs microseconds in a virtual
 // machine, and phase 1 asks this on every call.
-bool HardwareNarrowStores() {
+bool AmdFamily19h() {
 #if defined(__x86_64__) || defined(__i386__)
-  static const bool narrow = [] {
+  static const bool family_19h = [] {
     unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
     if (__get_cpuid(0, &eax, &ebx, &ecx, &edx) == 0) return false;
     // "AuthenticAMD" as EBX, EDX, ECX.
@@ -64,11 +64,14 @@ bool HardwareNarrowStores() {
     const unsigned family = base_family == 0xfu ? base_family + ((eax >> 20) & 0xffu) : base_family;
     return family == 0x19u;
   }();
-  return narrow;
+  return family_19h;
 #else
   return false;
 #endif
 }
+
+bool HardwareNarrowStores() { return AmdFamily19h(); }
+
 
 std::atomic<int>& NarrowStoresOverride() {
   static std::atomic<int> value{-1};
@@ -99,6 +102,15 @@ bool NativeBf16Enabled() {
 bool NarrowVectorStores() {
   const int forced = NarrowStoresOverride().load(std::memory_order_relaxed);
   return forced >= 0 ? forced != 0 : HardwareNarrowStores();
+}
+
+bool PrefetchRowsToL2() {
+#if defined(__x86_64__) || defined(__i386__)
+  static const bool zen4 = AmdFamily19h() && __builtin_cpu_supports("avx512f") != 0;
+  return zen4;
+#else
+  return false;
+#endif
 }
 
 void SetNarrowVectorStoresForTest(int value) {

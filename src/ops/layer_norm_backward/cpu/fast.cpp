@@ -101,6 +101,7 @@ class FastPlan : public Plan {
         args_.want_dx && args_.rows_contiguous && streamed_bytes >= (int64_t{32} << 20);
     args_.native_bf16 = openaclnn::cpu::NativeBf16Enabled();
     args_.narrow_stores = openaclnn::cpu::NarrowVectorStores();
+    args_.prefetch_l2 = openaclnn::cpu::PrefetchRowsToL2();
     const int64_t* stat_sets[2] = {p.mean.strides.data(), p.rstd.strides.data()};
     args_.stat = Collapse(p.mean.dims.data(), 0, p.mean.rank, stat_sets, 2);
     weight_dims_ = p.has_weight ? SingleView(p.weight) : StridedDims();

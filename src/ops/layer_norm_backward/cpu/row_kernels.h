@@ -70,6 +70,7 @@ struct RowArgs {
   bool stream_dx = false;        // write dx with non-temporal stores (outputs beyond cache)
   bool native_bf16 = false;      // AVX512_BF16 may round bfloat16 outputs (same bits either way)
   bool narrow_stores = false;    // 64-byte stores take two cycles (see ContiguousRows)
+  bool prefetch_l2 = false;      // prefetch rows ahead into L2 (see ContiguousRows)
   StridedDims lead;              // leading dims; sets dy, x, dx
   StridedDims stat;              // mean/rstd view dims; sets mean, rstd
   StridedDims trail;             // trailing dims; sets dy, x, dx (used when !rows_contiguous)
