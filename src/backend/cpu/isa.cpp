@@ -72,7 +72,6 @@ bool AmdFamily19h() {
 
 bool HardwareNarrowStores() { return AmdFamily19h(); }
 
-
 std::atomic<int>& NarrowStoresOverride() {
   static std::atomic<int> value{-1};
   return value;
