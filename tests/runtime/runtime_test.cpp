@@ -9,6 +9,7 @@
 
 #include "acl/acl.h"
 #include "aclnn/aclnn_base.h"
+#include "runtime/device.h"
 #include "runtime/memory.h"
 #include "runtime/sysparam.h"
 #include "util/runtime_fixture.h"
@@ -96,6 +97,33 @@ TEST_F(MemoryTest, MallocAlignsRefusesZeroAndAcceptsEveryPolicy) {
   EXPECT_EQ(aclrtMalloc(&p, SIZE_MAX, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_RT_MEMORY_ALLOCATION);
   EXPECT_EQ(p, nullptr);
   EXPECT_NE(RecentError().find("could not allocate"), std::string::npos);
+}
+
+// The policies that ask for huge pages give blocks of a huge page or more a 2 MiB-aligned start on
+// the CPU device (marked for transparent huge pages); NORMAL_ONLY and small blocks keep the
+// 64-byte alignment. Every byte of such a block is usable and the table records its exact size.
+TEST_F(MemoryTest, HugePagePoliciesAlignLargeBlocks) {
+  if (ProcessDeviceKind() == DeviceKind::kCuda) GTEST_SKIP() << "device memory is cudaMalloc's here";
+  constexpr size_t kHugePage = size_t{2} << 20;
+  const size_t size = 3 * kHugePage + 100;
+  for (aclrtMemMallocPolicy policy :
+       {ACL_MEM_MALLOC_HUGE_FIRST, ACL_MEM_MALLOC_HUGE_ONLY, ACL_MEM_MALLOC_HUGE1G_ONLY_P2P,
+        ACL_MEM_TYPE_HIGH_BAND_WIDTH, ACL_MEM_MALLOC_NORMAL_ONLY}) {
+    void* p = nullptr;
+    ASSERT_EQ(aclrtMalloc(&p, size, policy), ACL_SUCCESS) << policy;
+    const uintptr_t at = reinterpret_cast<uintptr_t>(p);
+    EXPECT_EQ(at % 64, 0u);
+    if (policy != ACL_MEM_MALLOC_NORMAL_ONLY) {
+      EXPECT_EQ(at % kHugePage, 0u) << policy;
+    }
+    std::memset(p, 0x5a, size);
+    EXPECT_EQ(static_cast<unsigned char*>(p)[size - 1], 0x5a);
+    AllocationBlock block;
+    ASSERT_TRUE(FindAllocation(static_cast<char*>(p) + size - 1, &block));
+    EXPECT_EQ(block.size, size);
+    EXPECT_FALSE(FindAllocation(static_cast<char*>(p) + size, &block));
+    EXPECT_EQ(aclrtFree(p), ACL_SUCCESS);
+  }
 }
 
 TEST_F(MemoryTest, FreeRejectsForeignPointers) {
