@@ -103,7 +103,8 @@ TEST_F(MemoryTest, MallocAlignsRefusesZeroAndAcceptsEveryPolicy) {
 // the CPU device (marked for transparent huge pages); NORMAL_ONLY and small blocks keep the
 // 64-byte alignment. Every byte of such a block is usable and the table records its exact size.
 TEST_F(MemoryTest, HugePagePoliciesAlignLargeBlocks) {
-  if (ProcessDeviceKind() == DeviceKind::kCuda) GTEST_SKIP() << "device memory is cudaMalloc's here";
+  if (ProcessDeviceKind() == DeviceKind::kCuda)
+    GTEST_SKIP() << "device memory is cudaMalloc's here";
   constexpr size_t kHugePage = size_t{2} << 20;
   const size_t size = 3 * kHugePage + 100;
   for (aclrtMemMallocPolicy policy :
