@@ -9,8 +9,12 @@
 // bench/bench_layer_norm_backward.py), PyTorch's native_layer_norm_backward. Phase 1 alone is timed
 // on a contiguous 3-D problem.
 //
-//   bench_layer_norm_backward [--quick] [--torch_results=FILE] [google-benchmark flags]
+//   bench_layer_norm_backward [--quick] [--rounds=K] [--torch_results=FILE] [google-benchmark
+//   flags]
 // --quick: four shapes, short repetitions (the README's main job).
+// --rounds=K: runs the whole sequence of shapes K times and reports, per cell, the median of the
+// K rounds' medians: on a shared host whose speed drifts for seconds at a time, one slow phase
+// then moves one round of a shape rather than every repetition of it.
 #include <benchmark/benchmark.h>
 #include <immintrin.h>
 
@@ -18,6 +22,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -275,7 +280,8 @@ void BM_Phase1(benchmark::State& state) {
   aclrtFree(dummy);
 }
 
-// Collects the median of every benchmark for the table.
+// Collects the median of every benchmark for the table; with rounds (names "key#round"), the
+// median over the rounds of each key.
 class TableReporter : public benchmark::ConsoleReporter {
  public:
   void ReportRuns(const std::vector<Run>& runs) override {
@@ -285,10 +291,23 @@ class TableReporter : public benchmark::ConsoleReporter {
       if (r.run_type == Run::RT_Aggregate && r.aggregate_name != "median") continue;
       const double seconds =
           r.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(r.time_unit);
-      medians[r.run_name.function_name] = seconds;
+      const std::string& name = r.run_name.function_name;
+      rounds_[name.substr(0, name.find('#'))].push_back(seconds);
     }
   }
-  std::map<std::string, double> medians;
+  std::map<std::string, double> Medians() const {
+    std::map<std::string, double> medians;
+    for (const auto& [key, values] : rounds_) {
+      std::vector<double> sorted = values;
+      std::sort(sorted.begin(), sorted.end());
+      const size_t mid = sorted.size() / 2;
+      medians[key] = sorted.size() % 2 == 1 ? sorted[mid] : 0.5 * (sorted[mid - 1] + sorted[mid]);
+    }
+    return medians;
+  }
+
+ private:
+  std::map<std::string, std::vector<double>> rounds_;
 };
 
 std::string Key(const char* impl, int shape, aclDataType dt) {
@@ -299,12 +318,15 @@ std::string Key(const char* impl, int shape, aclDataType dt) {
 
 int main(int argc, char** argv) {
   bool quick = false;
+  int rounds = 1;
   std::string torch_path;
   std::vector<char*> args;
   for (int i = 0; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--quick") {
       quick = true;
+    } else if (a.rfind("--rounds=", 0) == 0) {
+      rounds = std::max(1, std::atoi(a.c_str() + 9));
     } else if (a.rfind("--torch_results=", 0) == 0) {
       torch_path = a.substr(16);
     } else {
@@ -321,19 +343,23 @@ int main(int argc, char** argv) {
   }
   const int reps = quick ? 3 : 7;
   const double min_time = quick ? 0.05 : 0.2;
-  for (int si : shapes) {
-    for (aclDataType dt : {ACL_FLOAT, ACL_BF16}) {
-      for (const char* impl : {"openaclnn", "floor", "floor_nt", "onednn"}) {
-        auto fn = std::string(impl) == "openaclnn"  ? BM_OpenAclnn
-                  : std::string(impl) == "floor"    ? BM_StreamFloor
-                  : std::string(impl) == "floor_nt" ? BM_StreamFloorNt
-                                                    : BM_OneDnn;
-        benchmark::RegisterBenchmark(Key(impl, si, dt).c_str(), fn, si, dt)
-            ->UseManualTime()
-            ->Repetitions(reps)
-            ->MinTime(min_time)
-            ->ReportAggregatesOnly(true)
-            ->Unit(benchmark::kMillisecond);
+  for (int round = 0; round < rounds; ++round) {
+    for (int si : shapes) {
+      for (aclDataType dt : {ACL_FLOAT, ACL_BF16}) {
+        for (const char* impl : {"openaclnn", "floor", "floor_nt", "onednn"}) {
+          auto fn = std::string(impl) == "openaclnn"  ? BM_OpenAclnn
+                    : std::string(impl) == "floor"    ? BM_StreamFloor
+                    : std::string(impl) == "floor_nt" ? BM_StreamFloorNt
+                                                      : BM_OneDnn;
+          const std::string name =
+              Key(impl, si, dt) + (rounds > 1 ? "#" + std::to_string(round) : "");
+          benchmark::RegisterBenchmark(name.c_str(), fn, si, dt)
+              ->UseManualTime()
+              ->Repetitions(reps)
+              ->MinTime(min_time)
+              ->ReportAggregatesOnly(true)
+              ->Unit(benchmark::kMillisecond);
+        }
       }
     }
   }
@@ -350,11 +376,13 @@ int main(int argc, char** argv) {
   std::string torch_version;
   const std::map<std::string, double> torch =
       openaclnn::bench::ReadTorchResults(torch_path, &torch_version);
-  const auto& med = reporter.medians;
-  std::printf("\nopenaclnn LayerNorm backward, %d threads, ISA %s; oneDNN %d.%d; PyTorch: %s\n\n",
-              openaclnn::cpu::NumThreads(), openaclnn::cpu::ActiveIsa().c_str(),
-              dnnl::version()->major, dnnl::version()->minor,
-              torch.empty() ? "not measured (pass --torch_results)" : torch_version.c_str());
+  const std::map<std::string, double> med = reporter.Medians();
+  std::printf(
+      "\nopenaclnn LayerNorm backward, %d threads, ISA %s, %d round(s); oneDNN %d.%d; "
+      "PyTorch: %s\n\n",
+      openaclnn::cpu::NumThreads(), openaclnn::cpu::ActiveIsa().c_str(), rounds,
+      dnnl::version()->major, dnnl::version()->minor,
+      torch.empty() ? "not measured (pass --torch_results)" : torch_version.c_str());
   std::printf(
       "| shape (M, N) | dtype | openaclnn ms | GB/s | floor GB/s | of floor | oneDNN ms | "
       "oneDNN / ours | PyTorch ms | PyTorch / ours |\n");
