@@ -9,8 +9,7 @@
 // bench/bench_layer_norm_backward.py), PyTorch's native_layer_norm_backward. Phase 1 alone is timed
 // on a contiguous 3-D problem.
 //
-//   bench_layer_norm_backward [--quick] [--rounds=K] [--torch_results=FILE] [google-benchmark
-//   flags]
+//   bench_layer_norm_backward [--quick] [--rounds=K] [--torch_results=FILE] [benchmark flags]
 // --quick: four shapes, short repetitions (the README's main job).
 // --rounds=K: runs the whole sequence of shapes K times and reports, per cell, the median of the
 // K rounds' medians: on a shared host whose speed drifts for seconds at a time, one slow phase
