@@ -72,8 +72,37 @@ bool AmdFamily19h() {
 
 bool HardwareNarrowStores() { return AmdFamily19h(); }
 
-std::atomic<int>& NarrowStoresOverride() {
-  static std::atomic<int> value{-1};
+bool HardwarePrefetchRowsToL2() {
+#if defined(__x86_64__) || defined(__i386__)
+  static const bool zen4 = AmdFamily19h() && __builtin_cpu_supports("avx512f") != 0;
+  return zen4;
+#else
+  return false;
+#endif
+}
+
+// A CPU property that tests may force: -1 (the CPU's answer), 0 or 1.
+class TestOverride {
+ public:
+  bool Or(bool hardware) const {
+    const int forced = value_.load(std::memory_order_relaxed);
+    return forced >= 0 ? forced != 0 : hardware;
+  }
+  void Set(int value) {
+    value_.store(value < 0 ? -1 : (value != 0 ? 1 : 0), std::memory_order_relaxed);
+  }
+
+ private:
+  std::atomic<int> value_{-1};
+};
+
+TestOverride& NarrowStoresOverride() {
+  static TestOverride value;
+  return value;
+}
+
+TestOverride& PrefetchRowsToL2Override() {
+  static TestOverride value;
   return value;
 }
 
@@ -98,23 +127,13 @@ bool NativeBf16Enabled() {
          Bf16Allowed().load(std::memory_order_relaxed);
 }
 
-bool NarrowVectorStores() {
-  const int forced = NarrowStoresOverride().load(std::memory_order_relaxed);
-  return forced >= 0 ? forced != 0 : HardwareNarrowStores();
-}
+bool NarrowVectorStores() { return NarrowStoresOverride().Or(HardwareNarrowStores()); }
 
-bool PrefetchRowsToL2() {
-#if defined(__x86_64__) || defined(__i386__)
-  static const bool zen4 = AmdFamily19h() && __builtin_cpu_supports("avx512f") != 0;
-  return zen4;
-#else
-  return false;
-#endif
-}
+void SetNarrowVectorStoresForTest(int value) { NarrowStoresOverride().Set(value); }
 
-void SetNarrowVectorStoresForTest(int value) {
-  NarrowStoresOverride().store(value < 0 ? -1 : (value != 0 ? 1 : 0), std::memory_order_relaxed);
-}
+bool PrefetchRowsToL2() { return PrefetchRowsToL2Override().Or(HardwarePrefetchRowsToL2()); }
+
+void SetPrefetchRowsToL2ForTest(int value) { PrefetchRowsToL2Override().Set(value); }
 
 std::vector<std::string> AvailableIsas() {
   std::vector<std::string> names;

@@ -31,5 +31,7 @@ void SetNarrowVectorStoresForTest(int value);
 // memory: FLOAT rows, and 16-bit rows over 2 KiB, ran faster fetched into L2. Only timing
 // depends on it.
 bool PrefetchRowsToL2();
+// For tests: 0 or 1 forces PrefetchRowsToL2(), -1 returns it to the CPU's answer.
+void SetPrefetchRowsToL2ForTest(int value);
 
 }  // namespace openaclnn::cpu
