@@ -70,8 +70,6 @@ bool AmdFamily19h() {
 #endif
 }
 
-bool HardwareNarrowStores() { return AmdFamily19h(); }
-
 bool HardwarePrefetchRowsToL2() {
 #if defined(__x86_64__) || defined(__i386__)
   static const bool zen4 = AmdFamily19h() && __builtin_cpu_supports("avx512f") != 0;
@@ -127,7 +125,7 @@ bool NativeBf16Enabled() {
          Bf16Allowed().load(std::memory_order_relaxed);
 }
 
-bool NarrowVectorStores() { return NarrowStoresOverride().Or(HardwareNarrowStores()); }
+bool NarrowVectorStores() { return NarrowStoresOverride().Or(AmdFamily19h()); }
 
 void SetNarrowVectorStoresForTest(int value) { NarrowStoresOverride().Set(value); }
 
