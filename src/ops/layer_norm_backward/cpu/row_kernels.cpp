@@ -845,7 +845,7 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
 // Whether ContiguousRows prefetches the rows ahead into L2 rather than L1: where the CPU asks for
 // it (a.prefetch_l2, Zen 4; only the AVX-512 target, the one such CPUs run), for FLOAT rows and
 // 16-bit rows over 2 KiB. Measured on Zen 4 (two threads, rows from memory, the two choices
-// called in turn, medians of the ratio): FLOAT rows of 128 to 65536 columns 4-24 % faster into
+// called in turn, medians of the ratio): FLOAT rows of 128 to 65536 columns 4-30 % faster into
 // L2, (4445, 512) from L3 17 %; 16-bit rows over 2 KiB 7-14 % faster, rows of up to 2 KiB 3-17 %
 // slower, so those stay with L1. Short rows (ShortRows) stay with L1 too (FLOAT (401408, 24) was
 // 5 % slower into L2).
