@@ -521,7 +521,8 @@ struct RowPass1 {
 // time with every accumulator in registers. The same operations in the same order as Rows below,
 // hence the same bits: pass 1 accumulates the canonical row sums and the parameter-gradient
 // partials, pass 2 writes dx from the (now cache-resident) row, or from what pass 1 kept.
-template <Elem EIn, Elem EDx, bool kDx, bool kParams, bool kPairLoads, bool kIntoL2>
+template <Elem EIn, Elem EDx, bool kDx, bool kParams, bool kPairLoads, bool kIntoL2,
+          bool kPartialsInPass2>
 void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row_end,
                     float* gw, float* gb) {
   if (a.n < kBlock && a.lead.rank <= 1 && a.stat.rank <= 1) {
@@ -551,7 +552,9 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
   // parameter partials too, the extra stores cost more than the recomputation (paired runs on a
   // Zen 3 core, two threads, BF16 rows of 128 to 1024 from memory: 2-20 % faster without
   // keeping, most 7-13 %; with dx alone keeping was 18-32 % faster).
-  constexpr bool kMayKeep = kDx && EIn != Elem::kF32 && (HWY_TARGET == HWY_AVX3 || !kParams);
+  constexpr bool kMayKeep =
+      kDx && EIn != Elem::kF32 && (HWY_TARGET == HWY_AVX3 || !kParams) && !kPartialsInPass2;
+  static_assert(!kPartialsInPass2 || (kDx && kParams), "pass 2 adds the partials");
   // Where a 64-byte store takes two cycles (Zen 4), the AVX-512 target does not keep: pass 1's
   // two extra stores per vector cost more than pass 2's recomputation. The benchmark's BF16
   // shapes, the two builds run in turn at two threads on a (noisy) Zen 4 host, four rounds, the
@@ -621,11 +624,9 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
   Odometer<3> lead(a.lead, row_begin);
   Odometer<3> ahead(a.lead, row_begin + rows_ahead);
   Odometer<2> stat(a.stat, row_begin);
-  auto run_rows = [&](auto keep_rows, auto params_in_pass2) HWY_ATTR {
+  auto run_rows = [&](auto keep_rows) HWY_ATTR {
     constexpr bool kKeep = decltype(keep_rows)::value;
-    constexpr bool kParamsInPass2 = decltype(params_in_pass2)::value;
-    static_assert(!kParamsInPass2 || (kParams && kDx && !kKeep), "pass 2 loads the row again");
-    using FullBlockParams = std::integral_constant<bool, kParams && !kParamsInPass2>;
+    using FullBlockParams = std::integral_constant<bool, kParams && !kPartialsInPass2>;
     auto add_partials = [&](int64_t at, VF vdy, VF xh) HWY_ATTR {
       hn::Store(FusedMulAdd(d, vdy, xh, hn::Load(d, gw + at)), d, gw + at);
       hn::Store(hn::Add(hn::Load(d, gb + at), vdy), d, gb + at);
@@ -804,7 +805,7 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
                 const VF xh1 = hn::Mul(hn::Sub(x1, vm), vr);
                 lo = dx_from(hn::Mul(dy0, hn::Load(d, w + at)), xh0);
                 hi = dx_from(hn::Mul(dy1, hn::Load(d, w + at + lanes)), xh1);
-                if constexpr (kParamsInPass2) {
+                if constexpr (kPartialsInPass2) {
                   add_partials(at, dy0, xh0);
                   add_partials(at + static_cast<int64_t>(lanes), dy1, xh1);
                 }
@@ -846,21 +847,10 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
       }
     }
   };
-  // Rows of at least kPartialsInPass2Columns add the full blocks' parameter partials in pass 2,
-  // which loads the row again anyway (with dx wanted and nothing kept): pass 1 then only loads.
-  // The same operations on the same values (pass 2 computes xhat as pass 1 does), and every
-  // column still adds the rows in row order: the same bits. Measured on Zen 4 (two threads, rows
-  // from memory, the two choices called in turn, medians of the ratio): FLOAT rows of 2048 to
-  // 65536 columns 6-13 % faster, BF16 rows of 2048 to 8192 columns 1-6 %; rows of 768 to 1600
-  // columns 4-14 % slower (and FLOAT rows of 768 to 1024 in L2 14-20 %).
-  constexpr int64_t kPartialsInPass2Columns = 2048;
-  constexpr bool kMayAddInPass2 = kParams && kDx;
   if (kept != nullptr) {
-    run_rows(std::true_type(), std::false_type());
-  } else if (kMayAddInPass2 && n >= kPartialsInPass2Columns) {
-    run_rows(std::false_type(), std::integral_constant<bool, kMayAddInPass2>());
+    run_rows(std::true_type());
   } else {
-    run_rows(std::false_type(), std::false_type());
+    run_rows(std::false_type());
   }
   if (can_stream) hwy::FlushStream();  // order the non-temporal stores before completion
 }
@@ -898,17 +888,42 @@ void Rows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row
     constexpr int64_t kPairLoadsAboveBytes = 2048;
     if (kMaySplitPairs &&
         a.n * static_cast<int64_t>(sizeof(typename Storage<EIn>::T)) <= kPairLoadsAboveBytes) {
-      ContiguousRows<EIn, EDx, kDx, kParams, !kMaySplitPairs, false>(a, p, row_begin, row_end, gw,
-                                                                     gb);
+      ContiguousRows<EIn, EDx, kDx, kParams, !kMaySplitPairs, false, false>(a, p, row_begin,
+                                                                            row_end, gw, gb);
       return;
     }
+    // FLOAT rows of at least kPartialsInPass2Columns add the full blocks' parameter partials in
+    // pass 2, which loads the row again anyway (dx wanted; such rows are never kept): pass 1 then
+    // only loads. The same operations on the same values (pass 2 computes xhat as pass 1 does),
+    // and every column still adds the rows in row order: the same bits. Measured on Zen 4 (two
+    // threads, rows from memory, the two choices called in turn, medians of the ratio): FLOAT
+    // rows of 2048 to 65536 columns 6-13 % faster, rows of 768 to 1600 columns 1-14 % slower (and
+    // FLOAT rows of 768 to 1024 in L2 14-20 %); BF16 rows of 2048 to 65536 columns between 6 %
+    // faster and 5 % slower from run to run, so 16-bit rows keep them in pass 1. A template
+    // argument: as a branch per block, shorter rows were 4-10 % slower in L2; as a third
+    // instantiation of ContiguousRows' row loop, GCC stopped inlining the others, whose loops
+    // then reloaded the captured pointers after every store (BF16 rows in L2 1.7x slower).
+    constexpr bool kMayAddInPass2 = kDx && kParams && EIn == Elem::kF32;
+    constexpr int64_t kPartialsInPass2Columns = 2048;
+    const bool in_pass2 = kMayAddInPass2 && a.n >= kPartialsInPass2Columns;
     if constexpr (HWY_TARGET == HWY_AVX3) {
       if (RowsPrefetchIntoL2<EIn>(a)) {
-        ContiguousRows<EIn, EDx, kDx, kParams, true, true>(a, p, row_begin, row_end, gw, gb);
+        if (in_pass2) {
+          ContiguousRows<EIn, EDx, kDx, kParams, true, true, kMayAddInPass2>(a, p, row_begin,
+                                                                             row_end, gw, gb);
+        } else {
+          ContiguousRows<EIn, EDx, kDx, kParams, true, true, false>(a, p, row_begin, row_end, gw,
+                                                                    gb);
+        }
         return;
       }
     }
-    ContiguousRows<EIn, EDx, kDx, kParams, true, false>(a, p, row_begin, row_end, gw, gb);
+    if (in_pass2) {
+      ContiguousRows<EIn, EDx, kDx, kParams, true, false, kMayAddInPass2>(a, p, row_begin, row_end,
+                                                                          gw, gb);
+    } else {
+      ContiguousRows<EIn, EDx, kDx, kParams, true, false, false>(a, p, row_begin, row_end, gw, gb);
+    }
     return;
   }
   using TIn = typename Storage<EIn>::T;
