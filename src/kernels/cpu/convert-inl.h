@@ -78,6 +78,46 @@ HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> F32ToHalfBits(DF df, hn::Vec<DF> f)
   return hn::Or(r, sign);
 }
 
+// binary16 lanes -> float, exact: HalfBitsToF32's values. Where the target has F16C (AVX2 and
+// AVX-512 with full vectors), one conversion instruction, whose result is the same for every
+// input but a signalling NaN (which it may quieten): a vector holding a NaN takes HalfBitsToF32.
+template <class DF>
+HWY_INLINE hn::Vec<DF> HalvesToF32(DF df, hn::Vec<hn::Rebind<uint16_t, DF>> h) {
+#if HWY_TARGET == HWY_AVX3
+  if constexpr (hn::MaxLanes(DF()) == 16) {
+    const __m512 f = _mm512_cvtph_ps(h.raw);
+    if (_mm512_cmp_ps_mask(f, f, _CMP_UNORD_Q) == 0) return hn::Vec<DF>{f};
+  }
+#elif HWY_TARGET == HWY_AVX2 && !defined(HWY_DISABLE_F16C)
+  if constexpr (hn::MaxLanes(DF()) == 8) {
+    const __m256 f = _mm256_cvtph_ps(h.raw);
+    if (_mm256_movemask_ps(_mm256_cmp_ps(f, f, _CMP_UNORD_Q)) == 0) return hn::Vec<DF>{f};
+  }
+#endif
+  return HalfBitsToF32(df, hn::PromoteTo(hn::RebindToUnsigned<DF>(), h));
+}
+
+// float -> binary16 lanes: F32ToHalfBits' bits. With F16C, one conversion rounding to nearest
+// even, the same bits for every input but NaN: a vector holding a NaN takes F32ToHalfBits.
+template <class DF>
+HWY_INLINE hn::Vec<hn::Rebind<uint16_t, DF>> F32ToHalves(DF df, hn::Vec<DF> f) {
+#if HWY_TARGET == HWY_AVX3
+  if constexpr (hn::MaxLanes(DF()) == 16) {
+    if (_mm512_cmp_ps_mask(f.raw, f.raw, _CMP_UNORD_Q) == 0) {
+      return hn::Vec<hn::Rebind<uint16_t, DF>>{_mm512_cvtps_ph(f.raw, _MM_FROUND_TO_NEAREST_INT)};
+    }
+  }
+#elif HWY_TARGET == HWY_AVX2 && !defined(HWY_DISABLE_F16C)
+  if constexpr (hn::MaxLanes(DF()) == 8) {
+    if (_mm256_movemask_ps(_mm256_cmp_ps(f.raw, f.raw, _CMP_UNORD_Q)) == 0) {
+      return hn::Vec<hn::Rebind<uint16_t, DF>>{_mm256_cvtps_ph(f.raw, _MM_FROUND_TO_NEAREST_INT)};
+    }
+  }
+#endif
+  const hn::RebindToSigned<DF> di;
+  return hn::DemoteTo(hn::Rebind<uint16_t, DF>(), hn::BitCast(di, F32ToHalfBits(df, f)));
+}
+
 // bfloat16 bits -> float: exact.
 template <class DF>
 HWY_INLINE hn::Vec<DF> Bf16BitsToF32(DF df, hn::Vec<hn::RebindToUnsigned<DF>> h) {

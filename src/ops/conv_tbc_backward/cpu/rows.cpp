@@ -44,8 +44,8 @@ void LoadRow16(const uint16_t* src, int64_t n, bool half, float* dst) {
   const int64_t N = static_cast<int64_t>(hn::Lanes(df));
   int64_t i = 0;
   for (; i + N <= n; i += N) {
-    const VU h = cv::LoadU16AsU32(DF(), src + i);
-    const VF f = half ? cv::HalfBitsToF32(DF(), h) : hn::BitCast(df, hn::ShiftLeft<16>(h));
+    const VF f = half ? cv::HalvesToF32(df, hn::LoadU(DU16(), src + i))
+                      : hn::BitCast(df, hn::ShiftLeft<16>(cv::LoadU16AsU32(DF(), src + i)));
     hn::StoreU(f, df, dst + i);
   }
   for (; i < n; ++i) dst[i] = half ? HalfToFloat(src[i]) : BFloat16ToFloat(src[i]);
@@ -90,9 +90,10 @@ void StoreRowImpl(const float* src, int64_t n, bool via_half, int out, void* dst
     }
     if (out == 0) {
       hn::StoreU(f, df, static_cast<float*>(dst) + i);
+    } else if (out == 1) {
+      hn::StoreU(cv::F32ToHalves(df, f), DU16(), static_cast<uint16_t*>(dst) + i);
     } else {
-      cv::StoreU32AsU16(DF(), out == 1 ? cv::F32ToHalfBits(DF(), f) : cv::F32ToBf16Bits(DF(), f),
-                        static_cast<uint16_t*>(dst) + i);
+      cv::StoreU32AsU16(DF(), cv::F32ToBf16Bits(DF(), f), static_cast<uint16_t*>(dst) + i);
     }
   }
   const aclDataType dtype = out == 0 ? ACL_FLOAT : out == 1 ? ACL_FLOAT16 : ACL_BF16;

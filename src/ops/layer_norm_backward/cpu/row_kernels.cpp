@@ -65,6 +65,8 @@ template <Elem E>
 HWY_INLINE VF LoadF32(DF d, const typename Storage<E>::T* p) {
   if constexpr (E == Elem::kF32) {
     return hn::LoadU(d, p);
+  } else if constexpr (E == Elem::kF16) {
+    return cv::HalvesToF32(d, hn::LoadU(DU16(), p));
   } else {
     const DU du;
     const DU16 du16;
@@ -85,6 +87,8 @@ template <Elem E>
 HWY_INLINE void StoreF32(DF d, VF v, typename Storage<E>::T* p) {
   if constexpr (E == Elem::kF32) {
     hn::StoreU(v, d, p);
+  } else if constexpr (E == Elem::kF16) {
+    hn::StoreU(cv::F32ToHalves(d, v), DU16(), p);
   } else {
     const DI di;
     const DU16 du16;
@@ -98,6 +102,8 @@ template <Elem E>
 HWY_INLINE void StreamF32(DF d, VF v, typename Storage<E>::T* p) {
   if constexpr (E == Elem::kF32) {
     hn::Stream(v, d, p);
+  } else if constexpr (E == Elem::kF16) {
+    hn::Stream(cv::F32ToHalves(d, v), DU16(), p);
   } else {
     const DI di;
     const DU16 du16;
