@@ -903,7 +903,7 @@ void Rows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row
     // only loads. The same operations on the same values (pass 2 computes xhat as pass 1 does),
     // and every column still adds the rows in row order: the same bits. Measured on Zen 4 (two
     // threads, rows from memory, the two choices called in turn, medians of the ratio): FLOAT
-    // rows of 2048 to 65536 columns 6-13 % faster, rows of 768 to 1600 columns 1-14 % slower (and
+    // rows of 2048 to 65536 columns 6-13 % faster, rows of 768 to 1600 columns 5-14 % slower (and
     // FLOAT rows of 768 to 1024 in L2 14-20 %); BF16 rows of 2048 to 65536 columns between 6 %
     // faster and 5 % slower from run to run, so 16-bit rows keep them in pass 1. A template
     // argument: as a branch per block, shorter rows were 4-10 % slower in L2; as a third

@@ -9,7 +9,8 @@
 //   xhat * mean(a * xhat) out of dx), rounded once on every target: FMA instructions where the
 //   target has them, std::fma lane by lane on the others (SSE4, scalar);
 // - 16-bit loads and the stores of 16-bit outputs use exact, round-to-nearest-even conversions
-//   written once with integer vector operations.
+//   written once with integer vector operations, or instructions that give the same bits
+//   (F16C on AVX2 and AVX-512, VCVTNE2PS2BF16 where the CPU has AVX512_BF16).
 
 #include <cstdint>
 
