@@ -78,6 +78,18 @@ HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> F32ToHalfBits(DF df, hn::Vec<DF> f)
   return hn::Or(r, sign);
 }
 
+// The integer conversions below on 16-bit lanes, called out of line by the F16C paths for the
+// rare vectors holding a NaN, so that the loops using those paths stay small.
+template <class DF>
+HWY_NOINLINE hn::Vec<DF> HalvesToF32ByInteger(DF df, hn::Vec<hn::Rebind<uint16_t, DF>> h) {
+  return HalfBitsToF32(df, hn::PromoteTo(hn::RebindToUnsigned<DF>(), h));
+}
+template <class DF>
+HWY_NOINLINE hn::Vec<hn::Rebind<uint16_t, DF>> F32ToHalvesByInteger(DF df, hn::Vec<DF> f) {
+  const hn::RebindToSigned<DF> di;
+  return hn::DemoteTo(hn::Rebind<uint16_t, DF>(), hn::BitCast(di, F32ToHalfBits(df, f)));
+}
+
 // binary16 lanes -> float, exact: HalfBitsToF32's values. Where the target has F16C (AVX2 and
 // AVX-512 with full vectors), one conversion instruction, whose result is the same for every
 // input but a signalling NaN (which it may quieten): a vector holding a NaN takes HalfBitsToF32.
@@ -87,11 +99,13 @@ HWY_INLINE hn::Vec<DF> HalvesToF32(DF df, hn::Vec<hn::Rebind<uint16_t, DF>> h) {
   if constexpr (hn::MaxLanes(DF()) == 16) {
     const __m512 f = _mm512_cvtph_ps(h.raw);
     if (_mm512_cmp_ps_mask(f, f, _CMP_UNORD_Q) == 0) return hn::Vec<DF>{f};
+    return HalvesToF32ByInteger(df, h);
   }
 #elif HWY_TARGET == HWY_AVX2 && !defined(HWY_DISABLE_F16C)
   if constexpr (hn::MaxLanes(DF()) == 8) {
     const __m256 f = _mm256_cvtph_ps(h.raw);
     if (_mm256_movemask_ps(_mm256_cmp_ps(f, f, _CMP_UNORD_Q)) == 0) return hn::Vec<DF>{f};
+    return HalvesToF32ByInteger(df, h);
   }
 #endif
   return HalfBitsToF32(df, hn::PromoteTo(hn::RebindToUnsigned<DF>(), h));
@@ -106,12 +120,14 @@ HWY_INLINE hn::Vec<hn::Rebind<uint16_t, DF>> F32ToHalves(DF df, hn::Vec<DF> f) {
     if (_mm512_cmp_ps_mask(f.raw, f.raw, _CMP_UNORD_Q) == 0) {
       return hn::Vec<hn::Rebind<uint16_t, DF>>{_mm512_cvtps_ph(f.raw, _MM_FROUND_TO_NEAREST_INT)};
     }
+    return F32ToHalvesByInteger(df, f);
   }
 #elif HWY_TARGET == HWY_AVX2 && !defined(HWY_DISABLE_F16C)
   if constexpr (hn::MaxLanes(DF()) == 8) {
     if (_mm256_movemask_ps(_mm256_cmp_ps(f.raw, f.raw, _CMP_UNORD_Q)) == 0) {
       return hn::Vec<hn::Rebind<uint16_t, DF>>{_mm256_cvtps_ph(f.raw, _MM_FROUND_TO_NEAREST_INT)};
     }
+    return F32ToHalvesByInteger(df, f);
   }
 #endif
   const hn::RebindToSigned<DF> di;
