@@ -141,6 +141,9 @@ class FastPlan : public Plan {
     float* gw_part = WorkspaceBooking::At<float>(workspace, gw_offset_);
     float* gb_part = WorkspaceBooking::At<float>(workspace, gb_offset_);
 
+    // The weight and the partials in the order the row kernel wants them (see RowsSwapColumns);
+    // asked here, in phase 2, where the instruction set the kernel runs is settled.
+    const bool swapped = RowsSwapColumns(args_);
     if (args_.want_dx && n > 1) {
       float* w = WorkspaceBooking::At<float>(workspace, weight_offset_);
       const void* weight =
@@ -148,15 +151,17 @@ class FastPlan : public Plan {
       ForTasks(column_tasks, n <= kSerialColumns, [&](int64_t task) {
         const int64_t c0 = task * kColumnBlock;
         const int64_t c1 = std::min(n_pad, c0 + kColumnBlock);
+        // c0 is a multiple of 16: each task's columns stay within its range when swapped.
+        auto at = [swapped](int64_t c) { return swapped ? SwappedColumn(c) : c; };
         if (weight == nullptr) {
-          for (int64_t c = c0; c < c1; ++c) w[c] = c < n ? 1.0f : 0.0f;
+          for (int64_t c = c0; c < c1; ++c) w[at(c)] = c < n ? 1.0f : 0.0f;
           return;
         }
         Odometer<1> it(weight_dims_, c0);
         for (int64_t c = c0; c < std::min(n, c1); ++c, it.Next()) {
-          w[c] = LoadAsFloat(weight, p.weight.dtype, it.offset(0));
+          w[at(c)] = LoadAsFloat(weight, p.weight.dtype, it.offset(0));
         }
-        for (int64_t c = std::max(c0, n); c < c1; ++c) w[c] = 0.0f;
+        for (int64_t c = std::max(c0, n); c < c1; ++c) w[at(c)] = 0.0f;
       });
       ptrs.weight = w;
     }
@@ -188,13 +193,13 @@ class FastPlan : public Plan {
         const int64_t c1 = std::min(n, c0 + kColumnBlock);
         float acc[kColumnBlock];
         if (gw_out != nullptr) {
-          SumChunks(gw_part, c0, c1, acc);
+          SumChunks(gw_part, c0, c1, swapped, acc);
           // N == 1: the normalised value is 0 by definition, so gradWeight is exactly 0.
           if (n == 1) acc[0] = 0.0f;
           StoreColumns(acc, c0, c1, gw_dims_, p.grad_weight.dtype, gw_out);
         }
         if (gb_out != nullptr) {
-          SumChunks(gb_part, c0, c1, acc);
+          SumChunks(gb_part, c0, c1, swapped, acc);
           StoreColumns(acc, c0, c1, gb_dims_, p.grad_bias.dtype, gb_out);
         }
       });
@@ -270,12 +275,22 @@ class FastPlan : public Plan {
     }
   }
 
-  void SumChunks(const float* part, int64_t c0, int64_t c1, float* acc) const {
+  // Columns [c0, c1) of the partials, c0 a multiple of 16, added in chunk order; in swapped
+  // order, column c0 + i of a chunk is at c0 + SwappedColumn(i), runs of four columns staying
+  // together (all within n_pad).
+  void SumChunks(const float* part, int64_t c0, int64_t c1, bool swapped, float* acc) const {
     const int64_t count = c1 - c0;
     for (int64_t i = 0; i < count; ++i) acc[i] = 0.0f;
     for (int64_t chunk = 0; chunk < chunks_; ++chunk) {
       const float* src = part + chunk * args_.n_pad + c0;
-      for (int64_t i = 0; i < count; ++i) acc[i] += src[i];
+      if (!swapped) {
+        for (int64_t i = 0; i < count; ++i) acc[i] += src[i];
+        continue;
+      }
+      for (int64_t i = 0; i < count; i += 4) {
+        const float* run = src + SwappedColumn(i);
+        for (int64_t j = 0; j < std::min<int64_t>(4, count - i); ++j) acc[i + j] += run[j];
+      }
     }
   }
 

@@ -259,11 +259,38 @@ HWY_INLINE float ReduceCanonical(DF d, VF* v, size_t vectors) {
   return ReduceLanes<HWY_LANES(float)>(v[0]);
 }
 
-// The same reduction of a kBlock-lane accumulator kept in memory.
+// Bfloat16 rows on AVX2 widen 16 elements with one 32-byte load and two word unpacks, whose
+// vectors hold columns 0-3 and 8-11, then 4-7 and 12-15: the two middle 16-byte quarters of each
+// 16 columns trade places (column c sits at c with bits 2 and 3 exchanged, SwappedColumn). The
+// full blocks of ContiguousRows work in that order throughout: their lane sums, the weight and the
+// gradWeight / gradBias partials (fast.cpp lays those two out so, see RowsSwapColumns), and the
+// dx pairs, which the pack of StorePair puts back in column order by itself. Each lane still
+// adds the same values in the same order; only the final tree (ReduceTotal) and the chunk sums
+// read the lanes back in column order: the same bits as every other target.
+template <Elem EIn>
+constexpr bool kSwappedTarget = HWY_TARGET == HWY_AVX2&& EIn == Elem::kBF16;
+
+// Two vectors in column order <-> the same 16 columns in swapped order (an involution).
+HWY_INLINE void SwapQuarters(VF* lo, VF* hi) {
+#if HWY_TARGET == HWY_AVX2
+  const __m256 a = lo->raw, b = hi->raw;
+  *lo = VF{_mm256_permute2f128_ps(a, b, 0x20)};
+  *hi = VF{_mm256_permute2f128_ps(a, b, 0x31)};
+#else
+  (void)lo;
+  (void)hi;
+#endif
+}
+
+// The same reduction of a kBlock-lane accumulator kept in memory (in swapped order if kSwapped).
+template <bool kSwapped = false>
 HWY_INLINE float ReduceTotal(DF d, const float* total) {
   constexpr size_t kVectors = static_cast<size_t>(kBlock) / HWY_LANES(float);
   VF v[kVectors];
   for (size_t k = 0; k < kVectors; ++k) v[k] = hn::Load(d, total + k * hn::Lanes(d));
+  if constexpr (kSwapped) {
+    for (size_t k = 0; k < kVectors; k += 2) SwapQuarters(&v[k], &v[k + 1]);
+  }
   return ReduceCanonical(d, v, kVectors);
 }
 
@@ -297,11 +324,37 @@ HWY_INLINE void LoadPair(DF d, const typename Storage<E>::T* p, VF* lo, VF* hi) 
     return;
   }
 #endif
+#if HWY_TARGET == HWY_AVX2
+  if constexpr (E == Elem::kBF16) {
+    // Swapped order (kSwappedTarget): columns 0-3, 8-11 and 4-7, 12-15.
+    const __m256i raw = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    *lo = VF{_mm256_castsi256_ps(_mm256_unpacklo_epi16(_mm256_setzero_si256(), raw))};
+    *hi = VF{_mm256_castsi256_ps(_mm256_unpackhi_epi16(_mm256_setzero_si256(), raw))};
+    return;
+  }
+#endif
   *lo = LoadF32<E>(d, p);
   *hi = LoadF32<E>(d, p + hn::Lanes(d));
 }
 
-template <Elem E, bool kStream>
+// Vector k of a full block starting at `p`: LoadF32 at k * Lanes, or on kSwappedTarget the
+// vector of LoadPair at the pair's start.
+template <Elem E>
+HWY_INLINE VF LoadBlockVector(DF d, const typename Storage<E>::T* p, size_t k) {
+#if HWY_TARGET == HWY_AVX2
+  if constexpr (E == Elem::kBF16) {
+    const __m256i raw =
+        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + (k & ~size_t{1}) * 8));
+    const __m256i zero = _mm256_setzero_si256();
+    return VF{_mm256_castsi256_ps((k & 1) != 0 ? _mm256_unpackhi_epi16(zero, raw)
+                                               : _mm256_unpacklo_epi16(zero, raw))};
+  }
+#endif
+  return LoadF32<E>(d, p + k * hn::Lanes(d));
+}
+
+// `lo` and `hi` in swapped order if kSwapped (see kSwappedTarget).
+template <Elem E, bool kStream, bool kSwapped = false>
 HWY_INLINE void StorePair(DF d, VF lo, VF hi, bool native_bf16, typename Storage<E>::T* p) {
 #if HWY_TARGET == HWY_AVX3
   if constexpr (E == Elem::kBF16) {
@@ -322,8 +375,9 @@ HWY_INLINE void StorePair(DF d, VF lo, VF hi, bool native_bf16, typename Storage
 #elif HWY_TARGET == HWY_AVX2
   if constexpr (E == Elem::kBF16) {
     // Both vectors rounded, packed together (lanes come out as lo 0-3, hi 0-3, lo 4-7, hi 4-7),
-    // put in element order by one permute, one 32-byte store. A pair without NaN skips
-    // F32ToBf16Bits' NaN select: (u + 0x7fff + lsb) >> 16 is its result for every other input.
+    // put in element order by one permute (none from swapped order, which the pack undoes), one
+    // 32-byte store. A pair without NaN skips F32ToBf16Bits' NaN select: (u + 0x7fff + lsb) >> 16
+    // is its result for every other input.
     __m256i bits_lo, bits_hi;
     if (_mm256_movemask_ps(_mm256_cmp_ps(lo.raw, hi.raw, _CMP_UNORD_Q)) == 0) {
       const DU du;
@@ -338,8 +392,8 @@ HWY_INLINE void StorePair(DF d, VF lo, VF hi, bool native_bf16, typename Storage
       bits_lo = F32ToBits<E>(d, lo).raw;
       bits_hi = F32ToBits<E>(d, hi).raw;
     }
-    const __m256i packed =
-        _mm256_permute4x64_epi64(_mm256_packus_epi32(bits_lo, bits_hi), 0xD8);  // 0, 2, 1, 3
+    __m256i packed = _mm256_packus_epi32(bits_lo, bits_hi);
+    if constexpr (!kSwapped) packed = _mm256_permute4x64_epi64(packed, 0xD8);  // 0, 2, 1, 3
     if constexpr (kStream) {
       _mm256_stream_si256(reinterpret_cast<__m256i*>(p), packed);
     } else {
@@ -349,6 +403,7 @@ HWY_INLINE void StorePair(DF d, VF lo, VF hi, bool native_bf16, typename Storage
   }
 #endif
   (void)native_bf16;
+  if constexpr (kSwapped) SwapQuarters(&lo, &hi);
   if constexpr (kStream) {
     StreamF32<E>(d, lo, p);
     StreamF32<E>(d, hi, p + hn::Lanes(d));
@@ -573,6 +628,24 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
   TailPermute tail[kVectors];
   MakeTailLanes(d, tail_valid, kVectors, tail_keep, tail);
 
+  // Swapped column order (kSwappedTarget) wherever there are full blocks, as RowsSwapColumns
+  // tells fast.cpp. Pass 2's partial last block reads the weight in column order from here:
+  // columns [tail_w_begin, n), where its vectors may start (the last one ends at the row end).
+  constexpr bool kSwapped = kSwappedTarget<EIn>;
+  const bool swapped = kSwapped && full_blocks > 0;
+  const int64_t tail_w_begin =
+      std::max<int64_t>(0, full_blocks * kBlock - static_cast<int64_t>(lanes));
+  HWY_ALIGN float tail_w[kBlock + HWY_LANES(float)];
+  if (swapped && kDx && tail_valid > 0) {
+    for (int64_t c = tail_w_begin; c < n; ++c) tail_w[c - tail_w_begin] = w[SwappedColumn(c)];
+  }
+  auto tail_weight = [&](int64_t at) HWY_ATTR {
+    return swapped ? hn::LoadU(d, tail_w + (at - tail_w_begin)) : hn::LoadU(d, w + at);
+  };
+  auto reduce_total = [&](const float* total) HWY_ATTR {
+    return swapped ? ReduceTotal<kSwapped>(d, total) : ReduceTotal<false>(d, total);
+  };
+
   // Software prefetch of dy and x (with the hardware prefetchers alone, pass 1 waited on L3 at a
   // third of its bandwidth). Rows of at least kPrefetchBytes: the next row is fetched block by
   // block, during pass 2 (rows above kSplitRowBytes) or dy during pass 1 and x during pass 2, so
@@ -725,8 +798,8 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
             }
           } else {
             for (size_t k = 0; k < kVectors; ++k) {
-              const VF vdy = LoadF32<EIn>(d, dy + col + k * lanes);
-              const VF vx = LoadF32<EIn>(d, x + col + k * lanes);
+              const VF vdy = LoadBlockVector<EIn>(d, dy + col, k);
+              const VF vx = LoadBlockVector<EIn>(d, x + col, k);
               step(col, k, vdy, hn::Mul(hn::Sub(vx, vm), vr), seg_a[k], seg_axh[k], keep_rows,
                    FullBlockParams());
             }
@@ -735,6 +808,7 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
         }
         if (tail_valid > 0) {
           const int64_t col = full_blocks * kBlock;
+          VF tail_dy[kVectors], tail_xh[kVectors];
           for (size_t k = 0; k < kVectors; ++k) {
             const int64_t left = tail_valid - static_cast<int64_t>(k * lanes);
             VF vdy = hn::Zero(d), vx = hn::Zero(d);
@@ -745,8 +819,18 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
               vdy = LoadTail<EIn>(d, dy + n, tail[k]);
               vx = LoadTail<EIn>(d, x + n, tail[k]);
             }
-            step(col, k, vdy, hn::IfThenElseZero(tail_keep[k], hn::Mul(hn::Sub(vx, vm), vr)),
-                 seg_a[k], seg_axh[k], std::false_type(), std::integral_constant<bool, kParams>());
+            tail_dy[k] = vdy;
+            tail_xh[k] = hn::IfThenElseZero(tail_keep[k], hn::Mul(hn::Sub(vx, vm), vr));
+          }
+          if (swapped) {
+            for (size_t k = 0; k < kVectors; k += 2) {
+              SwapQuarters(&tail_dy[k], &tail_dy[k + 1]);
+              SwapQuarters(&tail_xh[k], &tail_xh[k + 1]);
+            }
+          }
+          for (size_t k = 0; k < kVectors; ++k) {
+            step(col, k, tail_dy[k], tail_xh[k], seg_a[k], seg_axh[k], std::false_type(),
+                 std::integral_constant<bool, kParams>());
           }
           if (kDx) fold(seg_a, seg_axh);
         }
@@ -758,8 +842,8 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
                                      ahead_x,
                                      mean,
                                      rstd,
-                                     ReduceTotal(d, sum_a) * inv_n,
-                                     ReduceTotal(d, sum_axh) * inv_n};
+                                     reduce_total(sum_a) * inv_n,
+                                     reduce_total(sum_axh) * inv_n};
       }
       if (!kDx) continue;
 
@@ -816,7 +900,7 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
                   add_partials(at + static_cast<int64_t>(lanes), dy1, xh1);
                 }
               }
-              StorePair<EDx, kStream>(d, lo, hi, native_bf16, dx + at);
+              StorePair<EDx, kStream, kSwapped>(d, lo, hi, native_bf16, dx + at);
             }
           }
         };
@@ -838,16 +922,15 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
           // (it rewrites a few elements with the same values), all inside the row.
           int64_t at = full_blocks * kBlock;
           for (; at + static_cast<int64_t>(lanes) <= n; at += static_cast<int64_t>(lanes)) {
-            StoreOne<EDx>(
-                d, dx_of(LoadF32<EIn>(d, dy + at), LoadF32<EIn>(d, x + at), hn::LoadU(d, w + at)),
-                native_bf16, dx + at);
+            StoreOne<EDx>(d,
+                          dx_of(LoadF32<EIn>(d, dy + at), LoadF32<EIn>(d, x + at), tail_weight(at)),
+                          native_bf16, dx + at);
           }
           if (at < n) {
             const int64_t back = n - static_cast<int64_t>(lanes);
-            StoreOne<EDx>(d,
-                          dx_of(LoadF32<EIn>(d, dy + back), LoadF32<EIn>(d, x + back),
-                                hn::LoadU(d, w + back)),
-                          native_bf16, dx + back);
+            StoreOne<EDx>(
+                d, dx_of(LoadF32<EIn>(d, dy + back), LoadF32<EIn>(d, x + back), tail_weight(back)),
+                native_bf16, dx + back);
           }
         }
       }
@@ -1242,6 +1325,12 @@ void ProcessRowsImpl(const RowArgs& a, const RowPointers& p, int64_t r0, int64_t
   }
 }
 
+// The order ContiguousRows uses (see kSwappedTarget): it is reached for contiguous rows of at
+// least a vector, and has full blocks from kBlock elements on.
+bool RowsSwapColumnsImpl(const RowArgs& a) {
+  return HWY_TARGET == HWY_AVX2 && a.in == Elem::kBF16 && a.rows_contiguous && a.n >= kBlock;
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace openaclnn::layer_norm_backward::cpu
 HWY_AFTER_NAMESPACE();
@@ -1250,6 +1339,11 @@ HWY_AFTER_NAMESPACE();
 namespace openaclnn::layer_norm_backward::cpu {
 
 HWY_EXPORT(ProcessRowsImpl);
+HWY_EXPORT(RowsSwapColumnsImpl);
+
+bool RowsSwapColumns(const RowArgs& args) {
+  return HWY_DYNAMIC_DISPATCH(RowsSwapColumnsImpl)(args);
+}
 
 void ProcessRows(const RowArgs& args, const RowPointers& ptrs, int64_t row_begin, int64_t row_end,
                  float* gw_part, float* gb_part) {

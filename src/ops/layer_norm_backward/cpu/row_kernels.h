@@ -86,6 +86,17 @@ struct RowPointers {
   const float* weight = nullptr;  // n_pad floats, zero padded; ones without a weight
 };
 
+// Where a column's weight and partials are kept when RowsSwapColumns: column c at c with bits 2 and
+// 3 exchanged (the middle quarters of every 16 columns trade places; its own inverse).
+constexpr int64_t SwappedColumn(int64_t c) {
+  return (c & ~int64_t{12}) | ((c & 4) << 1) | ((c & 8) >> 1);
+}
+
+// Whether ProcessRows, with the instruction set it runs now, reads RowPointers::weight and adds
+// into gw_part and gb_part in swapped column order (bfloat16 rows of at least kBlock contiguous
+// elements on AVX2, whose loads widen 16 elements in that order); column order otherwise.
+bool RowsSwapColumns(const RowArgs& args);
+
 // Processes rows [row_begin, row_end) for N >= 2: writes dx when want_dx, and adds
 // dy * xhat and dy into gw_part and gb_part (n_pad floats each, zeroed by the caller) when
 // want_params.
