@@ -73,6 +73,11 @@ const Problem kProblems[] = {
     {{64, 5000}, 1, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16},
     {{3000, 24}, 1, ACL_FLOAT, ACL_DT_UNDEFINED, ACL_BF16, ACL_BF16},
     {{5, 70000}, 1, ACL_BF16, ACL_BF16, ACL_FLOAT, ACL_FLOAT16},
+    // Rows shorter than a block: one, two, three and four vectors on AVX2 (ShortRows' kUsed).
+    {{900, 8}, 1, ACL_BF16, ACL_FLOAT, ACL_BF16, ACL_FLOAT},
+    {{700, 13}, 1, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT},
+    {{600, 21}, 1, ACL_BF16, ACL_BF16, ACL_FLOAT, ACL_BF16},
+    {{500, 31}, 1, ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16, ACL_FLOAT},
     // Rows of one element: several chunks, the last one partial, and lanes left over.
     {{20003, 1}, 1, ACL_BF16, ACL_FLOAT, ACL_BF16, ACL_FLOAT},
     {{7, 2861, 1}, 1, ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT, ACL_FLOAT},

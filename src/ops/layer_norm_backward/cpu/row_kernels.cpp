@@ -449,14 +449,19 @@ HWY_INLINE float* KeptRowBuffer() {
 // follow each other at one stride: the operations of ContiguousRows' partial last block, in the
 // same order (the same bits), with everything of a row in registers and the gradWeight and
 // gradBias partials kept in registers across the rows (stored once at the end). The generic
-// kernel spent more on its per-row bookkeeping than on the row itself here.
-template <Elem EIn, Elem EDx, bool kDx, bool kParams>
+// kernel spent more on its per-row bookkeeping than on the row itself here. Only the first kUsed
+// vectors of the block hold row elements (the rest would add +0 lanes: the row sums' tree takes
+// +0 for them, and their partials lie past the row, never read): on targets with 16 vector
+// registers, a row of 24 FLOAT elements then keeps 3 vectors of partials in registers, not 4
+// with the rest spilled.
+template <Elem EIn, Elem EDx, bool kDx, bool kParams, size_t kUsed>
 void ShortRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row_end,
                float* gw, float* gb) {
   using TIn = typename Storage<EIn>::T;
   using TDx = typename Storage<EDx>::T;
   const DF d;
   constexpr size_t kVectors = static_cast<size_t>(kBlock) / HWY_LANES(float);
+  static_assert(kUsed >= 1 && kUsed <= kVectors, "vectors");
   const size_t lanes = hn::Lanes(d);
   const int64_t n = a.n;
   const float inv_n = 1.0f / static_cast<float>(n);
@@ -465,8 +470,8 @@ void ShortRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_
   TailPermute tail[kVectors];
   MakeTailLanes(d, n, kVectors, keep, tail);
   const size_t whole = static_cast<size_t>(n) / lanes;  // vectors [0, whole) hold full runs
-  VF w[kVectors], part_gw[kVectors], part_gb[kVectors];
-  for (size_t k = 0; k < kVectors; ++k) {
+  VF w[kUsed], part_gw[kUsed], part_gb[kUsed];
+  for (size_t k = 0; k < kUsed; ++k) {
     w[k] = part_gw[k] = part_gb[k] = hn::Zero(d);
     if (kDx) w[k] = hn::Load(d, p.weight + k * lanes);
     if (kParams) {
@@ -510,8 +515,9 @@ void ShortRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_
     }
     const VF vm = hn::Set(d, LoadAsFloat(p.mean, mean_type, mean_at));
     const VF vr = hn::Set(d, LoadAsFloat(p.rstd, rstd_type, rstd_at));
-    VF va[kVectors], xh[kVectors], sum_a[kVectors], sum_axh[kVectors];
-    for (size_t k = 0; k < kVectors; ++k) {
+    VF va[kUsed], xh[kUsed], sum_a[kVectors], sum_axh[kVectors];
+    for (size_t k = kUsed; k < kVectors; ++k) sum_a[k] = sum_axh[k] = hn::Zero(d);
+    for (size_t k = 0; k < kUsed; ++k) {
       const int64_t left = n - static_cast<int64_t>(k * lanes);
       VF vdy = hn::Zero(d), vx = hn::Zero(d);
       if (left >= static_cast<int64_t>(lanes)) {
@@ -557,7 +563,7 @@ void ShortRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_
     rstd_at += rstd_stride;
   }
   if (kParams) {
-    for (size_t k = 0; k < kVectors; ++k) {
+    for (size_t k = 0; k < kUsed; ++k) {
       hn::Store(part_gw[k], d, gw + k * lanes);
       hn::Store(part_gb[k], d, gb + k * lanes);
     }
@@ -587,7 +593,20 @@ template <Elem EIn, Elem EDx, bool kDx, bool kParams, bool kPairLoads, bool kInt
 void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row_end,
                     float* gw, float* gb) {
   if (a.n < kBlock && a.lead.rank <= 1 && a.stat.rank <= 1) {
-    ShortRows<EIn, EDx, kDx, kParams>(a, p, row_begin, row_end, gw, gb);
+    constexpr size_t kBlockVectors = static_cast<size_t>(kBlock) / HWY_LANES(float);
+    if constexpr (kBlockVectors == 4) {  // AVX2: rows of 8 to 31 elements use 1 to 4 vectors
+      switch ((a.n + 7) / 8) {
+        case 1:
+          return ShortRows<EIn, EDx, kDx, kParams, 1>(a, p, row_begin, row_end, gw, gb);
+        case 2:
+          return ShortRows<EIn, EDx, kDx, kParams, 2>(a, p, row_begin, row_end, gw, gb);
+        case 3:
+          return ShortRows<EIn, EDx, kDx, kParams, 3>(a, p, row_begin, row_end, gw, gb);
+        default:
+          break;
+      }
+    }
+    ShortRows<EIn, EDx, kDx, kParams, kBlockVectors>(a, p, row_begin, row_end, gw, gb);
     return;
   }
   using TIn = typename Storage<EIn>::T;
