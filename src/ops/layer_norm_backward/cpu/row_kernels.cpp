@@ -268,7 +268,7 @@ HWY_INLINE float ReduceCanonical(DF d, VF* v, size_t vectors) {
 // adds the same values in the same order; only the final tree (ReduceTotal) and the chunk sums
 // read the lanes back in column order: the same bits as every other target.
 template <Elem EIn>
-constexpr bool kSwappedTarget = HWY_TARGET == HWY_AVX2&& EIn == Elem::kBF16;
+constexpr bool kSwappedTarget = (HWY_TARGET == HWY_AVX2) && EIn == Elem::kBF16;
 
 // Two vectors in column order <-> the same 16 columns in swapped order (an involution).
 HWY_INLINE void SwapQuarters(VF* lo, VF* hi) {
