@@ -12,6 +12,7 @@ namespace openaclnn::layer_norm_backward::cpu {
 namespace {
 
 constexpr int64_t kColumnBlock = 4096;  // columns per task when filling weight or reducing
+static_assert(kColumnBlock % 16 == 0, "a task's columns must hold whole groups of SwappedColumn");
 constexpr size_t kHalfPage = 2048;
 // Column work this small runs on the calling thread: waking the pool costs more (each wake-up
 // is a scheduling delay on a busy machine).
