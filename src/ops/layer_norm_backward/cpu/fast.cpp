@@ -70,6 +70,50 @@ StridedDims SingleView(const TensorDesc& t) {
   return Collapse(t.dims.data(), 0, t.rank, strides, 1);
 }
 
+// Whether a collapsed single view is one run of adjacent elements (element c at offset c).
+bool IsRun(const StridedDims& s) { return s.rank == 0 || (s.rank == 1 && s.strides[0][0] == 1); }
+
+// Columns [c0, c1) of a weight laid out as one run, as floats, into w[at(c)]. The per-column work
+// of small-M problems: a switch and an odometer step per element cost about as much as the rows
+// of (8, 4096) themselves.
+template <class At>
+void CopyWeightRun(const void* weight, aclDataType dtype, int64_t c0, int64_t c1, bool swapped,
+                   const At& at, float* w) {
+  if (dtype == ACL_FLOAT16 || dtype == ACL_BF16) {
+    const uint16_t* src = static_cast<const uint16_t*>(weight);
+    for (int64_t c = c0; c < c1; ++c) {
+      w[at(c)] = dtype == ACL_BF16 ? BFloat16ToFloat(src[c]) : HalfToFloat(src[c]);
+    }
+    return;
+  }
+  const float* src = static_cast<const float*>(weight);
+  if (!swapped) {
+    std::memcpy(w + c0, src + c0, static_cast<size_t>(c1 - c0) * sizeof(float));
+    return;
+  }
+  for (int64_t c = c0; c < c1; ++c) w[at(c)] = src[c];
+}
+
+// acc[0, c1 - c0) rounded once into columns [c0, c1) of an output laid out as one run.
+void StoreRun(const float* acc, int64_t c0, int64_t c1, aclDataType dtype, void* out) {
+  const int64_t count = c1 - c0;
+  switch (dtype) {
+    case ACL_FLOAT16: {
+      uint16_t* dst = static_cast<uint16_t*>(out) + c0;
+      for (int64_t i = 0; i < count; ++i) dst[i] = FloatToHalf(acc[i]);
+      break;
+    }
+    case ACL_BF16: {
+      uint16_t* dst = static_cast<uint16_t*>(out) + c0;
+      for (int64_t i = 0; i < count; ++i) dst[i] = FloatToBFloat16(acc[i]);
+      break;
+    }
+    default:
+      std::memcpy(static_cast<float*>(out) + c0, acc, static_cast<size_t>(count) * sizeof(float));
+      break;
+  }
+}
+
 class FastPlan : public Plan {
  public:
   FastPlan(const Problem& p, WorkspaceBooking* ws) : p_(p) {
@@ -158,9 +202,13 @@ class FastPlan : public Plan {
           for (int64_t c = c0; c < c1; ++c) w[at(c)] = c < n ? 1.0f : 0.0f;
           return;
         }
-        Odometer<1> it(weight_dims_, c0);
-        for (int64_t c = c0; c < std::min(n, c1); ++c, it.Next()) {
-          w[at(c)] = LoadAsFloat(weight, p.weight.dtype, it.offset(0));
+        if (IsRun(weight_dims_)) {
+          CopyWeightRun(weight, p.weight.dtype, c0, std::min(n, c1), swapped, at, w);
+        } else {
+          Odometer<1> it(weight_dims_, c0);
+          for (int64_t c = c0; c < std::min(n, c1); ++c, it.Next()) {
+            w[at(c)] = LoadAsFloat(weight, p.weight.dtype, it.offset(0));
+          }
         }
         for (int64_t c = std::max(c0, n); c < c1; ++c) w[at(c)] = 0.0f;
       });
@@ -276,11 +324,12 @@ class FastPlan : public Plan {
     }
   }
 
-  // Columns [c0, c1) of the partials, c0 a multiple of 16, added in chunk order; in swapped
-  // order, column c0 + i of a chunk is at c0 + SwappedColumn(i), runs of four columns staying
-  // together (all within n_pad).
+  // Columns [c0, c1) of the partials, c0 a multiple of 16, added in chunk order into acc (which
+  // holds whole groups of 16 columns); in swapped order, column c0 + i of a chunk is at
+  // c0 + SwappedColumn(i): the middle two runs of four columns of every 16 trade places. The
+  // groups of 16 may reach past c1, never past n_pad.
   void SumChunks(const float* part, int64_t c0, int64_t c1, bool swapped, float* acc) const {
-    const int64_t count = c1 - c0;
+    const int64_t count = swapped ? (c1 - c0 + 15) / 16 * 16 : c1 - c0;
     for (int64_t i = 0; i < count; ++i) acc[i] = 0.0f;
     for (int64_t chunk = 0; chunk < chunks_; ++chunk) {
       const float* src = part + chunk * args_.n_pad + c0;
@@ -288,15 +337,23 @@ class FastPlan : public Plan {
         for (int64_t i = 0; i < count; ++i) acc[i] += src[i];
         continue;
       }
-      for (int64_t i = 0; i < count; i += 4) {
-        const float* run = src + SwappedColumn(i);
-        for (int64_t j = 0; j < std::min<int64_t>(4, count - i); ++j) acc[i + j] += run[j];
+      for (int64_t i = 0; i < count; i += 16) {
+        for (int64_t j = 0; j < 4; ++j) {
+          acc[i + j] += src[i + j];
+          acc[i + 4 + j] += src[i + 8 + j];
+          acc[i + 8 + j] += src[i + 4 + j];
+          acc[i + 12 + j] += src[i + 12 + j];
+        }
       }
     }
   }
 
   static void StoreColumns(const float* acc, int64_t c0, int64_t c1, const StridedDims& dims,
                            aclDataType dtype, void* out) {
+    if (IsRun(dims)) {
+      StoreRun(acc, c0, c1, dtype, out);
+      return;
+    }
     Odometer<1> it(dims, c0);
     for (int64_t c = c0; c < c1; ++c, it.Next())
       StoreFromFloat(out, dtype, it.offset(0), acc[c - c0]);
