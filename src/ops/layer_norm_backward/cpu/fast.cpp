@@ -18,9 +18,13 @@ constexpr size_t kHalfPage = 2048;
 // is a scheduling delay on a busy machine).
 constexpr int64_t kSerialColumns = int64_t{1} << 18;
 // Likewise problems of at most this many elements run their row chunks on the calling thread
-// (the same chunks, hence the same bits): (1000, 1) took 6-8 us through the pool, most of it
-// three threads spinning on two CPUs.
-constexpr int64_t kSerialElements = int64_t{1} << 14;
+// (the same chunks, hence the same bits). Through the pool, the stream's thread, the pool's
+// worker and the caller spinning in aclrtSynchronizeStream are three threads on two CPUs: (1000,
+// 1) took 6-8 us; back-to-back calls on a Zen 3 VM, two threads against one: (64, 1024) FLOAT
+// 26 us against 25, (128, 1024) FLOAT 88 us against 47 and BF16 128 against 76; from about
+// 200000 elements on, two threads were as fast or faster ((256, 768) FLOAT 131 us against 128,
+// (8192, 24) 118 against 141, (256, 1024) BF16 151 against 198).
+constexpr int64_t kSerialElements = int64_t{1} << 17;
 
 template <class Fn>
 void ForTasks(int64_t tasks, bool serial, const Fn& fn) {
