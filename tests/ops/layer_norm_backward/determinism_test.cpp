@@ -67,20 +67,22 @@ bool BitwiseEqual(const std::vector<float>& a, const std::vector<float>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
+// Every problem has more than 2^17 elements, so that its row chunks go through the thread pool
+// (fast.cpp runs smaller problems on one thread).
 const Problem kProblems[] = {
     {{700, 1000}, 1, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT},
-    {{300, 4, 33}, 2, ACL_BF16, ACL_FLOAT, ACL_BF16, ACL_FLOAT},
+    {{1000, 4, 33}, 2, ACL_BF16, ACL_FLOAT, ACL_BF16, ACL_FLOAT},
     {{64, 5000}, 1, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16},
-    {{3000, 24}, 1, ACL_FLOAT, ACL_DT_UNDEFINED, ACL_BF16, ACL_BF16},
+    {{5500, 24}, 1, ACL_FLOAT, ACL_DT_UNDEFINED, ACL_BF16, ACL_BF16},
     {{5, 70000}, 1, ACL_BF16, ACL_BF16, ACL_FLOAT, ACL_FLOAT16},
     // Rows shorter than a block: one, two, three and four vectors on AVX2 (ShortRows' kUsed).
-    {{900, 8}, 1, ACL_BF16, ACL_FLOAT, ACL_BF16, ACL_FLOAT},
-    {{700, 13}, 1, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT},
-    {{600, 21}, 1, ACL_BF16, ACL_BF16, ACL_FLOAT, ACL_BF16},
-    {{500, 31}, 1, ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16, ACL_FLOAT},
+    {{16500, 8}, 1, ACL_BF16, ACL_FLOAT, ACL_BF16, ACL_FLOAT},
+    {{10200, 13}, 1, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT},
+    {{6300, 21}, 1, ACL_BF16, ACL_BF16, ACL_FLOAT, ACL_BF16},
+    {{4300, 31}, 1, ACL_FLOAT16, ACL_DT_UNDEFINED, ACL_FLOAT16, ACL_FLOAT},
     // Rows of one element: several chunks, the last one partial, and lanes left over.
-    {{20003, 1}, 1, ACL_BF16, ACL_FLOAT, ACL_BF16, ACL_FLOAT},
-    {{7, 2861, 1}, 1, ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT, ACL_FLOAT},
+    {{140003, 1}, 1, ACL_BF16, ACL_FLOAT, ACL_BF16, ACL_FLOAT},
+    {{7, 19001, 1}, 1, ACL_FLOAT, ACL_DT_UNDEFINED, ACL_FLOAT, ACL_FLOAT},
 };
 
 TEST(LayerNormBackwardDeterminism, ThreadCountsAndIsas) {
