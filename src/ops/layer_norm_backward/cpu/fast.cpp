@@ -83,11 +83,13 @@ bool IsRun(const StridedDims& s) { return s.rank == 0 || (s.rank == 1 && s.strid
 template <class At>
 void CopyWeightRun(const void* weight, aclDataType dtype, int64_t c0, int64_t c1, bool swapped,
                    const At& at, float* w) {
-  if (dtype == ACL_FLOAT16 || dtype == ACL_BF16) {
-    const uint16_t* src = static_cast<const uint16_t*>(weight);
-    for (int64_t c = c0; c < c1; ++c) {
-      w[at(c)] = dtype == ACL_BF16 ? BFloat16ToFloat(src[c]) : HalfToFloat(src[c]);
-    }
+  const uint16_t* halves = static_cast<const uint16_t*>(weight);
+  if (dtype == ACL_BF16) {
+    for (int64_t c = c0; c < c1; ++c) w[at(c)] = BFloat16ToFloat(halves[c]);
+    return;
+  }
+  if (dtype == ACL_FLOAT16) {
+    for (int64_t c = c0; c < c1; ++c) w[at(c)] = HalfToFloat(halves[c]);
     return;
   }
   const float* src = static_cast<const float*>(weight);
