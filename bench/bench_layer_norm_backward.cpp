@@ -1,11 +1,12 @@
-// aclnnLayerNormBackward on the shapes of issue 3, FLOAT and BFLOAT16 (with a FLOAT weight), all
-// three outputs (gradInput in the input dtype, gradWeight and gradBias FLOAT, as torch_npu asks).
-// For each shape: the median time of phase 2 plus synchronisation on a repeatable executor; GB/s
-// counting the bytes as ../shared/notes/machine.md does (dy, x, dx at M*N in their dtype, mean and
-// rstd at M, gamma, dgamma and dbeta at N, FLOAT); the floor, i.e. those bytes divided by the
-// bandwidth of a two-reads-one-write stream kernel run in the same process on the same buffers
-// (same working set, same threads; the faster of ordinary and non-temporal stores); oneDNN's layer
-// normalization backward on the same buffers; and, with --torch_results=FILE (written by
+// aclnnLayerNormBackward on the shapes of issue 3 (then three small problems, in a table of their
+// own), FLOAT and BFLOAT16 (with a FLOAT weight), all three outputs (gradInput in the input dtype,
+// gradWeight and gradBias FLOAT, as torch_npu asks). For each shape: the median time of phase 2
+// plus synchronisation on a repeatable executor; GB/s counting the bytes as
+// ../shared/notes/machine.md does (dy, x, dx at M*N in their dtype, mean and rstd at M, gamma,
+// dgamma and dbeta at N, FLOAT); the floor, i.e. those bytes divided by the bandwidth of a
+// two-reads-one-write stream kernel run in the same process on the same buffers (same working set,
+// same threads; the faster of ordinary and non-temporal stores); oneDNN's layer normalization
+// backward on the same buffers; and, with --torch_results=FILE (written by
 // bench/bench_layer_norm_backward.py), PyTorch's native_layer_norm_backward. Phase 1 alone is timed
 // on a contiguous 3-D problem.
 //
