@@ -31,7 +31,7 @@ struct Case {
   Layout dy_layout = Layout::kContiguous;
   Layout x_layout = Layout::kContiguous;
   Layout dx_layout = Layout::kContiguous;
-  bool strided_params = false;  // gradWeight/gradBias as strided normalizedShape views
+  bool strided_params = false;  // weight, gradWeight, gradBias as strided normalizedShape views
   bool flat_stats = false;      // mean/rstd as [M] instead of [lead..., 1...]
   bool unmasked_given = false;  // pass tensors for unmasked outputs; they must stay untouched
   uint32_t seed = 1;
@@ -91,9 +91,12 @@ std::string RunCase(const Case& c) {
     rstd_v[r] = rstd.Set(r, static_cast<float>(1.0 / std::sqrt(var + 1e-5)));
   }
   std::vector<double> w_v;
+  const Layout param_layout = c.strided_params ? Layout::kStrided : Layout::kContiguous;
   if (c.weight != kNoWeight) {
+    // A strided weight with the strided outputs: the kernel's weight row is then gathered
+    // element by element, not copied as one run.
     w = std::make_unique<DeviceTensor>(norm, c.weight == kFloatWeight ? ACL_FLOAT : c.in, 0,
-                                       Layout::kContiguous);
+                                       param_layout);
     w_v = w->FillUniform(&rng, -1.5f, 1.5f);
   }
   if (c.seed % 2 == 0) {
@@ -101,7 +104,6 @@ std::string RunCase(const Case& c) {
     b->FillUniform(&rng, -1.0f, 1.0f);
   }
   std::unique_ptr<DeviceTensor> outs[3];
-  const Layout param_layout = c.strided_params ? Layout::kStrided : Layout::kContiguous;
   for (int i = 0; i < 3; ++i) {
     if (!c.mask[i] && !c.unmasked_given) continue;
     if (i == 0) {
