@@ -74,9 +74,6 @@ StridedDims SingleView(const TensorDesc& t) {
   return Collapse(t.dims.data(), 0, t.rank, strides, 1);
 }
 
-// Whether a collapsed single view is one run of adjacent elements (element c at offset c).
-bool IsRun(const StridedDims& s) { return s.rank == 0 || (s.rank == 1 && s.strides[0][0] == 1); }
-
 // Columns [c0, c1) of a weight laid out as one run, as floats, into w[at(c)]. The per-column work
 // of small-M problems: a switch and an odometer step per element cost about as much as the rows
 // of (8, 4096) themselves.
@@ -208,7 +205,7 @@ class FastPlan : public Plan {
           for (int64_t c = c0; c < c1; ++c) w[at(c)] = c < n ? 1.0f : 0.0f;
           return;
         }
-        if (IsRun(weight_dims_)) {
+        if (p.weight.IsContiguous()) {
           CopyWeightRun(weight, p.weight.dtype, c0, std::min(n, c1), swapped, at, w);
         } else {
           Odometer<1> it(weight_dims_, c0);
@@ -251,11 +248,11 @@ class FastPlan : public Plan {
           SumChunks(gw_part, c0, c1, swapped, acc);
           // N == 1: the normalised value is 0 by definition, so gradWeight is exactly 0.
           if (n == 1) acc[0] = 0.0f;
-          StoreColumns(acc, c0, c1, gw_dims_, p.grad_weight.dtype, gw_out);
+          StoreColumns(acc, c0, c1, gw_dims_, p.grad_weight, gw_out);
         }
         if (gb_out != nullptr) {
           SumChunks(gb_part, c0, c1, swapped, acc);
-          StoreColumns(acc, c0, c1, gb_dims_, p.grad_bias.dtype, gb_out);
+          StoreColumns(acc, c0, c1, gb_dims_, p.grad_bias, gb_out);
         }
       });
     }
@@ -355,14 +352,14 @@ class FastPlan : public Plan {
   }
 
   static void StoreColumns(const float* acc, int64_t c0, int64_t c1, const StridedDims& dims,
-                           aclDataType dtype, void* out) {
-    if (IsRun(dims)) {
-      StoreRun(acc, c0, c1, dtype, out);
+                           const TensorDesc& desc, void* out) {
+    if (desc.IsContiguous()) {
+      StoreRun(acc, c0, c1, desc.dtype, out);
       return;
     }
     Odometer<1> it(dims, c0);
     for (int64_t c = c0; c < c1; ++c, it.Next())
-      StoreFromFloat(out, dtype, it.offset(0), acc[c - c0]);
+      StoreFromFloat(out, desc.dtype, it.offset(0), acc[c - c0]);
   }
 
   const Problem p_;
