@@ -341,11 +341,9 @@ class FastPlan : public Plan {
         continue;
       }
       for (int64_t i = 0; i < count; i += 16) {
-        for (int64_t j = 0; j < 4; ++j) {
-          acc[i + j] += src[i + j];
-          acc[i + 4 + j] += src[i + 8 + j];
-          acc[i + 8 + j] += src[i + 4 + j];
-          acc[i + 12 + j] += src[i + 12 + j];
+        for (int64_t q = 0; q < 16; q += 4) {
+          const float* run = src + i + SwappedColumn(q);
+          for (int64_t j = 0; j < 4; ++j) acc[i + q + j] += run[j];
         }
       }
     }
