@@ -32,17 +32,20 @@ build/release/examples/train_conv_ln
 
 step "benchmarks"
 mode=${OPENACLNN_BENCH:-quick}
+mkdir -p out/bench
 for bench in build/release/bench/bench_*; do
   [ -x "$bench" ] || continue
-  echo "--- $(basename "$bench") ($mode)"
+  name=$(basename "$bench")
+  echo "--- $name ($mode)"
   # The CPU benchmarks fill device memory from the host: they run on the CPU device even where a
   # GPU is the default. bench_cuda_ops measures the GPU, and says so where there is none.
   device=cpu
-  [ "$(basename "$bench")" = bench_cuda_ops ] && device=${OPENACLNN_DEVICE:-auto}
-  if [ "$mode" = full ]; then
-    OPENACLNN_DEVICE=$device "$bench"
-  else
-    OPENACLNN_DEVICE=$device "$bench" --quick
-  fi
+  [ "$name" = bench_cuda_ops ] && device=${OPENACLNN_DEVICE:-auto}
+  args=()
+  [ "$mode" = full ] || args=(--quick)
+  OPENACLNN_DEVICE=$device "$bench" "${args[@]}" | tee "out/bench/$name.txt"
 done
+# Debian's python3 (install_deps.sh installs its matplotlib); a python3 earlier on PATH may lack it.
+/usr/bin/python3 bench/plot_layer_norm_backward.py out/bench/bench_layer_norm_backward.txt \
+  out/bench/bench_layer_norm_backward.png
 step "done"
