@@ -158,7 +158,7 @@ aclnnStatus FinishPhase1(const char* op_name, double start_us, const Status& sta
     ex->plan = std::move(builder->plan);
     ex->problem = std::move(builder->problem);
     ex->implementation = std::move(builder->implementation);
-    ex->workspace_size = builder->workspace.total();
+    ex->workspace_size = builder->workspace.reported_size();
     ex->host_staged = builder->host_staged;
     const std::initializer_list<const aclTensor*>* lists[2] = {&inputs, &outputs};
     for (int side = 0; side < 2; ++side) {
@@ -285,9 +285,11 @@ aclnnStatus RunPhase2(const char* op_name, void* workspace, uint64_t workspace_s
             if (plan && staged) {
               status = staged();
             } else if (plan && cuda_stream != nullptr) {
-              status = plan->Launch(bindings, workspace, cuda_stream);  // "run" is the launch time
+              // "run" is the launch time
+              status =
+                  plan->Launch(bindings, WorkspaceBooking::AlignedBase(workspace), cuda_stream);
             } else if (plan) {
-              status = plan->Run(bindings, workspace);
+              status = plan->Run(bindings, WorkspaceBooking::AlignedBase(workspace));
             }
             if (!verbose_line.empty()) {
               std::fprintf(stderr, "%s run=%.1fus%s\n", verbose_line.c_str(),

@@ -45,13 +45,24 @@ class Plan {
 };
 
 // Named, 64-byte aligned workspace reservations (oneDNN's scratchpad idea, without thread-count
-// dependent sizes).
+// dependent sizes). The caller's workspace may start at any address (CANN sets no alignment for
+// it, and a framework may hand out pieces of one block): phase 1 reports kAlignment bytes more
+// than the bookings, and phase 2 gives the plan the workspace's first kAlignment-aligned address
+// (AlignedBase), so that every booking is aligned wherever the workspace starts.
 class WorkspaceBooking {
  public:
   static constexpr size_t kAlignment = 64;
   // Reserves `bytes` and returns their offset in the workspace.
   size_t Book(size_t bytes);
   size_t total() const { return total_; }
+  // The workspace size phase 1 reports: the bookings plus the room AlignedBase may skip.
+  size_t reported_size() const { return total_ == 0 ? 0 : total_ + kAlignment; }
+  // The first kAlignment-aligned address at or after `workspace`.
+  static void* AlignedBase(void* workspace) {
+    const size_t misalignment = reinterpret_cast<uintptr_t>(workspace) % kAlignment;
+    const size_t skip = misalignment == 0 ? 0 : kAlignment - misalignment;
+    return static_cast<unsigned char*>(workspace) + skip;
+  }
   template <class T>
   static T* At(void* workspace, size_t offset) {
     return reinterpret_cast<T*>(static_cast<unsigned char*>(workspace) + offset);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cstdint>
 #include <vector>
 
 #include "api/tensor_desc.h"
@@ -15,6 +16,7 @@ namespace openaclnn::test {
 namespace {
 
 std::atomic<int> g_live_plans{0};
+std::atomic<void*> g_last_workspace{nullptr};  // what the last AddOnePlan::Run was given
 
 struct AddOneProblem {
   TensorDesc in, out;
@@ -26,6 +28,7 @@ class AddOnePlan : public Plan {
   AddOnePlan(const AddOneProblem& p, size_t scratch) : p_(p), scratch_(scratch) { ++g_live_plans; }
   ~AddOnePlan() override { --g_live_plans; }
   Status Run(const Bindings& b, void* workspace) const override {
+    g_last_workspace = workspace;
     const float* x = static_cast<const float*>(p_.in.First(b.inputs[0]));
     float* y = static_cast<float*>(p_.out.First(b.outputs[0]));
     float* tmp = WorkspaceBooking::At<float>(workspace, scratch_);
@@ -72,9 +75,10 @@ class ExecutorTest : public RuntimeTest {
   void SetUp() override {
     RuntimeTest::SetUp();
     ASSERT_EQ(aclrtCreateStream(&stream_), ACL_SUCCESS);
-    for (void** p : {&x_, &y_, &ws_}) {
+    for (void** p : {&x_, &y_}) {
       ASSERT_EQ(aclrtMalloc(p, 64 * sizeof(float), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     }
+    ASSERT_EQ(aclrtMalloc(&ws_, kWorkspaceBlock, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
     std::vector<float> v(64);
     for (int i = 0; i < 64; ++i) v[i] = static_cast<float>(i);
     ASSERT_EQ(aclrtMemcpy(x_, 256, v.data(), 256, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
@@ -96,6 +100,7 @@ class ExecutorTest : public RuntimeTest {
     return v;
   }
 
+  static constexpr size_t kWorkspaceBlock = 512;
   aclrtStream stream_ = nullptr;
   void *x_ = nullptr, *y_ = nullptr, *ws_ = nullptr;
   aclTensor *xt_ = nullptr, *yt_ = nullptr;
@@ -105,7 +110,7 @@ TEST_F(ExecutorTest, SingleUseIsReleasedByPhase2) {
   uint64_t size = 0;
   aclOpExecutor* ex = nullptr;
   ASSERT_EQ(AddOneGetWorkspaceSize(xt_, yt_, &size, &ex), 0);
-  EXPECT_EQ(size, 256u);
+  EXPECT_EQ(size, 256u + WorkspaceBooking::kAlignment);  // the booking and room to align it
   ASSERT_EQ(AddOne(ws_, size, ex, stream_), 0);
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
   EXPECT_EQ(Y(0), 1.f);
@@ -134,12 +139,13 @@ TEST_F(ExecutorTest, Phase2ArgumentChecks) {
   EXPECT_EQ(AddOne(nullptr, size, ex, stream_), 161001);  // releases the executor
   EXPECT_EQ(AddOne(ws_, size, ex, stream_), 161002);
   ASSERT_EQ(AddOneGetWorkspaceSize(xt_, yt_, &size, &ex), 0);
-  EXPECT_EQ(AddOne(ws_, size - 4, ex, stream_), 161002);  // D5: too small, released
-  EXPECT_NE(RecentError().find("at least 256"), std::string::npos);
+  EXPECT_EQ(AddOne(ws_, size - 4, ex, stream_), 161002);             // D5: too small, released
+  EXPECT_NE(RecentError().find("at least 320"), std::string::npos);  // 256 booked + 64
   EXPECT_EQ(AddOne(ws_, size, ex, stream_), 161002);
   // A workspace claimed larger than its block.
   ASSERT_EQ(AddOneGetWorkspaceSize(xt_, yt_, &size, &ex), 0);
-  EXPECT_EQ(AddOne(static_cast<char*>(ws_) + 64, size, ex, stream_), 161002);
+  EXPECT_EQ(AddOne(static_cast<char*>(ws_) + kWorkspaceBlock - size + 4, size, ex, stream_),
+            161002);
   EXPECT_NE(RecentError().find("aclrtMalloc block"), std::string::npos);
   // A destroyed stream.
   aclrtStream gone = nullptr;
@@ -242,6 +248,26 @@ TEST_F(ExecutorTest, ForcedImplementation) {
   unsetenv("OPENACLNN_FORCE_IMPL");
   ASSERT_EQ(AddOne(ws_, size, ex, stream_), 0);
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+}
+
+// The plan gets the first 64-byte aligned address of the caller's workspace, wherever that starts,
+// and the bookings fit between it and the end of what phase 1 reported.
+TEST_F(ExecutorTest, PlanGetsAnAlignedWorkspaceAtAnyOffset) {
+  for (size_t offset = 0; offset <= WorkspaceBooking::kAlignment; offset += 4) {
+    uint64_t size = 0;
+    aclOpExecutor* ex = nullptr;
+    ASSERT_EQ(AddOneGetWorkspaceSize(xt_, yt_, &size, &ex), 0);
+    ASSERT_LE(offset + size, kWorkspaceBlock);
+    unsigned char* workspace = static_cast<unsigned char*>(ws_) + offset;
+    ASSERT_EQ(AddOne(workspace, size, ex, stream_), 0) << "offset " << offset;
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    const auto given = reinterpret_cast<uintptr_t>(g_last_workspace.load());
+    const auto start = reinterpret_cast<uintptr_t>(workspace);
+    EXPECT_EQ(given % WorkspaceBooking::kAlignment, 0u) << "offset " << offset;
+    EXPECT_GE(given, start) << "offset " << offset;
+    EXPECT_LE(given + 256u, start + size) << "offset " << offset;
+    EXPECT_EQ(Y(63), 64.f);
+  }
 }
 
 TEST(WorkspaceBookingTest, AlignsEveryBooking) {

@@ -259,5 +259,78 @@ TEST(LayerNormBackwardDeterminism, RepeatableExecutor) {
   aclDestroyBoolArray(ma);
 }
 
+// The caller's workspace may start at any address (a framework may hand out pieces of one block):
+// every offset from an aclrtMalloc block runs, gives the bits of the aligned run, and writes
+// nothing outside [workspace, workspace + workspaceSize). Before phase 2 aligned the workspace,
+// offsets that were not a multiple of 32 crashed on AVX2 (aligned vector loads of the weight row).
+TEST(LayerNormBackwardDeterminism, WorkspaceAtAnyAddress) {
+  struct Case {
+    int64_t m, n;
+    aclDataType dtype;
+  };
+  for (const Case& c : {Case{2000, 8, ACL_BF16}, Case{300, 768, ACL_FLOAT},
+                        Case{300, 768, ACL_BF16}, Case{40, 1000, ACL_FLOAT16}}) {
+    SCOPED_TRACE(std::to_string(c.m) + " x " + std::to_string(c.n) + " " + DTypeName(c.dtype));
+    std::mt19937 rng(11);
+    DeviceTensor dy({c.m, c.n}, c.dtype, 1, Layout::kContiguous);
+    DeviceTensor x({c.m, c.n}, c.dtype, 1, Layout::kContiguous);
+    DeviceTensor mean({c.m, 1}, ACL_FLOAT, 0, Layout::kContiguous);
+    DeviceTensor rstd({c.m, 1}, ACL_FLOAT, 0, Layout::kContiguous);
+    DeviceTensor w({c.n}, ACL_FLOAT, 0, Layout::kContiguous);
+    DeviceTensor dx({c.m, c.n}, c.dtype, 1, Layout::kContiguous);
+    DeviceTensor gw({c.n}, ACL_FLOAT, 0, Layout::kContiguous);
+    DeviceTensor gb({c.n}, ACL_FLOAT, 0, Layout::kContiguous);
+    for (DeviceTensor* t : {&dy, &x, &mean, &w}) t->FillUniform(&rng, -1.0f, 1.0f);
+    rstd.FillUniform(&rng, 0.5f, 2.0f);
+    const int64_t norm[1] = {c.n};
+    const bool mask[3] = {true, true, true};
+    aclIntArray* na = aclCreateIntArray(norm, 1);
+    aclBoolArray* ma = aclCreateBoolArray(mask, 3);
+    uint64_t ws = 0;
+    aclOpExecutor* ex = nullptr;
+    ASSERT_EQ(aclnnLayerNormBackwardGetWorkspaceSize(dy.get(), x.get(), na, mean.get(), rstd.get(),
+                                                     w.get(), nullptr, ma, dx.get(), gw.get(),
+                                                     gb.get(), &ws, &ex),
+              ACLNN_SUCCESS);
+    ASSERT_GT(ws, 0u);
+    ASSERT_EQ(aclSetAclOpExecutorRepeatable(ex), ACLNN_SUCCESS);
+    constexpr size_t kRoom = 64;
+    const size_t block_bytes = static_cast<size_t>(ws) + 2 * kRoom;
+    void* block = nullptr;
+    ASSERT_EQ(aclrtMalloc(&block, block_bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    const std::vector<unsigned char> canary(block_bytes, 0xA5);
+    std::vector<float> aligned_run;
+    for (const size_t offset : {size_t{0}, size_t{1}, size_t{4}, size_t{16}, size_t{36}, kRoom}) {
+      SCOPED_TRACE("workspace offset " + std::to_string(offset));
+      ASSERT_EQ(
+          aclrtMemcpy(block, block_bytes, canary.data(), block_bytes, ACL_MEMCPY_HOST_TO_DEVICE),
+          ACL_SUCCESS);
+      void* workspace = static_cast<unsigned char*>(block) + offset;
+      ASSERT_EQ(aclnnLayerNormBackward(workspace, ws, ex, TestStream()), ACLNN_SUCCESS);
+      ASSERT_EQ(aclrtSynchronizeStream(TestStream()), ACL_SUCCESS);
+      std::vector<float> out = dx.ReadAll();
+      for (float v : gw.ReadAll()) out.push_back(v);
+      for (float v : gb.ReadAll()) out.push_back(v);
+      if (offset == 0) {
+        aligned_run = out;
+      } else {
+        EXPECT_TRUE(BitwiseEqual(aligned_run, out));
+      }
+      std::vector<unsigned char> after(block_bytes);
+      ASSERT_EQ(
+          aclrtMemcpy(after.data(), block_bytes, block, block_bytes, ACL_MEMCPY_DEVICE_TO_HOST),
+          ACL_SUCCESS);
+      for (size_t i = 0; i < block_bytes; ++i) {
+        if (i >= offset && i < offset + ws) continue;
+        ASSERT_EQ(after[i], 0xA5) << "byte " << i << " of the block, outside the workspace";
+      }
+    }
+    aclDestroyAclOpExecutor(ex);
+    aclrtFree(block);
+    aclDestroyIntArray(na);
+    aclDestroyBoolArray(ma);
+  }
+}
+
 }  // namespace
 }  // namespace openaclnn::lnb_test
