@@ -122,11 +122,17 @@ inline aclDataType ConsumeFloatDtype(FuzzedDataProvider& fdp) {
 template <class Phase2>
 aclnnStatus RunPhase2AndSync(Phase2 phase2, uint64_t workspace_size, aclOpExecutor* executor) {
   FuzzRuntime& rt = FuzzRuntime::Get();
-  void* workspace = nullptr;
-  if (workspace_size > 0) aclrtMalloc(&workspace, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST);
+  // The workspace starts at an offset from its block that the problem picks (0 to 63 bytes, the
+  // same for the same input): phase 2 must run wherever a caller's workspace starts.
+  const size_t offset = static_cast<size_t>(workspace_size / 64 % 64);
+  void* block = nullptr;
+  if (workspace_size > 0) {
+    aclrtMalloc(&block, static_cast<size_t>(workspace_size) + offset, ACL_MEM_MALLOC_HUGE_FIRST);
+  }
+  void* workspace = block == nullptr ? nullptr : static_cast<unsigned char*>(block) + offset;
   aclnnStatus status = phase2(workspace, workspace_size, executor, rt.stream);
   if (status == 0) status = aclrtSynchronizeStream(rt.stream);
-  if (workspace != nullptr) aclrtFree(workspace);
+  if (block != nullptr) aclrtFree(block);
   return status;
 }
 
