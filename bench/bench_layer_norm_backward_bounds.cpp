@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "acl/acl.h"
@@ -78,6 +79,23 @@ MINIMAL_TARGET inline __m256i RoundToBf16Bits(__m256 v) {
                            16);
 }
 
+// dy, xhat = (x - mean) * rstd and a = dy * w for 16 columns, as two vectors each (Widen's order).
+struct Columns16 {
+  __m256 dy[2], xh[2], a[2];
+};
+MINIMAL_TARGET inline Columns16 LoadColumns16(const uint16_t* dy, const uint16_t* x, const float* w,
+                                              __m256 mean, __m256 rstd) {
+  Columns16 v;
+  __m256 x_lo, x_hi;
+  Widen(x, &x_lo, &x_hi);
+  Widen(dy, &v.dy[0], &v.dy[1]);
+  v.xh[0] = _mm256_mul_ps(_mm256_sub_ps(x_lo, mean), rstd);
+  v.xh[1] = _mm256_mul_ps(_mm256_sub_ps(x_hi, mean), rstd);
+  v.a[0] = _mm256_mul_ps(v.dy[0], _mm256_load_ps(w));
+  v.a[1] = _mm256_mul_ps(v.dy[1], _mm256_load_ps(w + 8));
+  return v;
+}
+
 // The minimal loop (see the top of the file); n a multiple of 16.
 MINIMAL_TARGET void MinimalRows(Problem& p, bool params) {
   const int64_t n = p.n;
@@ -91,22 +109,16 @@ MINIMAL_TARGET void MinimalRows(Problem& p, bool params) {
     const __m256 rstd = _mm256_set1_ps(p.rstd[r]);
     __m256 sum_a0 = _mm256_setzero_ps(), sum_a1 = sum_a0, sum_ax0 = sum_a0, sum_ax1 = sum_a0;
     for (int64_t c = 0; c < n; c += 16) {
-      __m256 x0, x1, dy0, dy1;
-      Widen(x + c, &x0, &x1);
-      Widen(dy + c, &dy0, &dy1);
-      const __m256 xh0 = _mm256_mul_ps(_mm256_sub_ps(x0, mean), rstd);
-      const __m256 xh1 = _mm256_mul_ps(_mm256_sub_ps(x1, mean), rstd);
-      const __m256 a0 = _mm256_mul_ps(dy0, _mm256_load_ps(p.weight.get() + c));
-      const __m256 a1 = _mm256_mul_ps(dy1, _mm256_load_ps(p.weight.get() + c + 8));
-      sum_a0 = _mm256_add_ps(sum_a0, a0);
-      sum_a1 = _mm256_add_ps(sum_a1, a1);
-      sum_ax0 = _mm256_fmadd_ps(a0, xh0, sum_ax0);
-      sum_ax1 = _mm256_fmadd_ps(a1, xh1, sum_ax1);
+      const Columns16 v = LoadColumns16(dy + c, x + c, p.weight.get() + c, mean, rstd);
+      sum_a0 = _mm256_add_ps(sum_a0, v.a[0]);
+      sum_a1 = _mm256_add_ps(sum_a1, v.a[1]);
+      sum_ax0 = _mm256_fmadd_ps(v.a[0], v.xh[0], sum_ax0);
+      sum_ax1 = _mm256_fmadd_ps(v.a[1], v.xh[1], sum_ax1);
       if (params) {
-        _mm256_store_ps(gw + c, _mm256_fmadd_ps(dy0, xh0, _mm256_load_ps(gw + c)));
-        _mm256_store_ps(gw + c + 8, _mm256_fmadd_ps(dy1, xh1, _mm256_load_ps(gw + c + 8)));
-        _mm256_store_ps(gb + c, _mm256_add_ps(dy0, _mm256_load_ps(gb + c)));
-        _mm256_store_ps(gb + c + 8, _mm256_add_ps(dy1, _mm256_load_ps(gb + c + 8)));
+        _mm256_store_ps(gw + c, _mm256_fmadd_ps(v.dy[0], v.xh[0], _mm256_load_ps(gw + c)));
+        _mm256_store_ps(gw + c + 8, _mm256_fmadd_ps(v.dy[1], v.xh[1], _mm256_load_ps(gw + c + 8)));
+        _mm256_store_ps(gb + c, _mm256_add_ps(v.dy[0], _mm256_load_ps(gb + c)));
+        _mm256_store_ps(gb + c + 8, _mm256_add_ps(v.dy[1], _mm256_load_ps(gb + c + 8)));
       }
     }
     const __m256 sa = _mm256_add_ps(sum_a0, sum_a1);
@@ -118,15 +130,11 @@ MINIMAL_TARGET void MinimalRows(Problem& p, bool params) {
     const __m256 c1 = _mm256_set1_ps(_mm_cvtss_f32(both) * inv_n);
     const __m256 c2 = _mm256_set1_ps(_mm_cvtss_f32(_mm_shuffle_ps(both, both, 1)) * inv_n);
     for (int64_t c = 0; c < n; c += 16) {
-      __m256 x0, x1, dy0, dy1;
-      Widen(x + c, &x0, &x1);
-      Widen(dy + c, &dy0, &dy1);
-      const __m256 xh0 = _mm256_mul_ps(_mm256_sub_ps(x0, mean), rstd);
-      const __m256 xh1 = _mm256_mul_ps(_mm256_sub_ps(x1, mean), rstd);
-      const __m256 a0 = _mm256_mul_ps(dy0, _mm256_load_ps(p.weight.get() + c));
-      const __m256 a1 = _mm256_mul_ps(dy1, _mm256_load_ps(p.weight.get() + c + 8));
-      const __m256 out0 = _mm256_mul_ps(rstd, _mm256_fnmadd_ps(xh0, c2, _mm256_sub_ps(a0, c1)));
-      const __m256 out1 = _mm256_mul_ps(rstd, _mm256_fnmadd_ps(xh1, c2, _mm256_sub_ps(a1, c1)));
+      const Columns16 v = LoadColumns16(dy + c, x + c, p.weight.get() + c, mean, rstd);
+      const __m256 out0 =
+          _mm256_mul_ps(rstd, _mm256_fnmadd_ps(v.xh[0], c2, _mm256_sub_ps(v.a[0], c1)));
+      const __m256 out1 =
+          _mm256_mul_ps(rstd, _mm256_fnmadd_ps(v.xh[1], c2, _mm256_sub_ps(v.a[1], c1)));
       _mm256_storeu_si256(reinterpret_cast<__m256i*>(dx + c),
                           _mm256_packus_epi32(RoundToBf16Bits(out0), RoundToBf16Bits(out1)));
     }
@@ -157,6 +165,11 @@ void KernelRows(Problem& p, bool params) {
   lnb::ProcessRows(a, ptrs, 0, p.m, p.gw.get(), p.gb.get() + 512);
 }
 
+double Median(std::vector<double> v) {
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
 // Median over `reps` calls of `fn`, in nanoseconds.
 template <class Fn>
 double MedianNs(int reps, Fn&& fn) {
@@ -168,8 +181,7 @@ double MedianNs(int reps, Fn&& fn) {
     t.push_back(
         std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count());
   }
-  std::nth_element(t.begin(), t.begin() + reps / 2, t.end());
-  return t[static_cast<size_t>(reps / 2)];
+  return Median(std::move(t));
 }
 
 }  // namespace
@@ -195,10 +207,6 @@ int main(int argc, char** argv) {
     int64_t m, n;
     const char* where;
   };
-  auto median = [](std::vector<double> v) {
-    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
-    return v[v.size() / 2];
-  };
   for (const Case& c : {Case{8, 512, "L1"}, Case{64, 768, "L2"}}) {
     Problem p = MakeProblem(c.m, c.n);
     const double elements = static_cast<double>(c.m * c.n);
@@ -216,9 +224,9 @@ int main(int argc, char** argv) {
         ratio.push_back(kernel_ns.back() / minimal_ns.back());
       }
       std::printf("| (%lld, %lld) | %s | %s | %.3f |", static_cast<long long>(c.m),
-                  static_cast<long long>(c.n), c.where, params ? "yes" : "no", median(kernel_ns));
+                  static_cast<long long>(c.n), c.where, params ? "yes" : "no", Median(kernel_ns));
       if (has_avx2) {
-        std::printf(" %.3f | %.2f |\n", median(minimal_ns), median(ratio));
+        std::printf(" %.3f | %.2f |\n", Median(minimal_ns), Median(ratio));
       } else {
         std::printf(" - (no AVX2) | - |\n");
       }
