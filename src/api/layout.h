@@ -1,0 +1,155 @@
+#pragma once
+// The strided-layout module: views that share their dims, each with its own strides (in
+// elements), collapsed to the fewest dims and walked in row-major order. g++ and nvcc both compile
+// it (host and device code), so CPU and CUDA plans analyse and walk views the same way.
+//
+// A broadcast dim is a stride of 0; strides may be negative. Collapse drops size-1 dims and merges
+// a dim into its outer neighbour when the two are contiguous with each other in every stride set,
+// as PyTorch's TensorIterator does; the walk then visits the same elements in the same order.
+
+#include <cstdint>
+
+#include "api/host_device.h"
+
+namespace openaclnn {
+
+constexpr int kMaxLayoutRank = 8;
+
+template <int kSets>
+struct MultiStrided {
+  int rank = 0;
+  int64_t dims[kMaxLayoutRank] = {};
+  int64_t strides[kSets][kMaxLayoutRank] = {};
+
+  // Product of the dims (1 for rank 0; 0 when a dim is 0). The caller bounds it (kMaxViewElements).
+  OPENACLNN_HOST_DEVICE int64_t Numel() const {
+    int64_t n = 1;
+    for (int i = 0; i < rank; ++i) n *= dims[i];
+    return n;
+  }
+  // The innermost dim's length (1 for rank 0) and stride of set k (0 for rank 0).
+  OPENACLNN_HOST_DEVICE int64_t InnerDim() const { return rank == 0 ? 1 : dims[rank - 1]; }
+  OPENACLNN_HOST_DEVICE int64_t InnerStride(int k) const {
+    return rank == 0 ? 0 : strides[k][rank - 1];
+  }
+  // True when every set walks its elements at unit stride (one contiguous run each).
+  OPENACLNN_HOST_DEVICE bool AllUnitStride() const {
+    if (rank > 1) return false;
+    for (int k = 0; k < kSets && rank == 1; ++k) {
+      if (strides[k][0] != 1) return false;
+    }
+    return true;
+  }
+};
+
+// a * b without overflow, or false.
+OPENACLNN_HOST_DEVICE inline bool MulNoOverflow(int64_t a, int64_t b, int64_t* out) {
+  if (a == 0 || b == 0) {
+    *out = 0;
+    return true;
+  }
+  const int64_t abs_a = a < 0 ? -a : a;
+  const int64_t abs_b = b < 0 ? -b : b;
+  if (abs_a > INT64_MAX / abs_b) return false;
+  *out = a * b;
+  return true;
+}
+
+// Dims [from, to) of `dims` with kSets stride arrays (strides[k][i]), collapsed: size-1 dims
+// dropped, neighbours merged where every set allows. An empty view (a dim of 0) collapses to rank
+// 1 with that dim, so Numel() stays 0.
+template <int kSets>
+OPENACLNN_HOST_DEVICE MultiStrided<kSets> Collapse(const int64_t* dims, int from, int to,
+                                                   const int64_t* const* strides) {
+  MultiStrided<kSets> s;
+  for (int i = from; i < to; ++i) {
+    if (dims[i] == 0) {
+      s.rank = 1;
+      s.dims[0] = 0;
+      for (int k = 0; k < kSets; ++k) s.strides[k][0] = 0;
+      return s;
+    }
+  }
+  for (int i = from; i < to; ++i) {
+    if (dims[i] == 1) continue;
+    if (s.rank > 0) {
+      const int last = s.rank - 1;
+      int64_t merged = 0;
+      bool mergeable = MulNoOverflow(s.dims[last], dims[i], &merged);
+      for (int k = 0; k < kSets && mergeable; ++k) {
+        int64_t reach = 0;
+        mergeable = MulNoOverflow(strides[k][i], dims[i], &reach) && s.strides[k][last] == reach;
+      }
+      if (mergeable) {
+        s.dims[last] = merged;
+        for (int k = 0; k < kSets; ++k) s.strides[k][last] = strides[k][i];
+        continue;
+      }
+    }
+    s.dims[s.rank] = dims[i];
+    for (int k = 0; k < kSets; ++k) s.strides[k][s.rank] = strides[k][i];
+    ++s.rank;
+  }
+  return s;
+}
+
+// The same dims without collapsing (each dim kept, size-1 ones too).
+template <int kSets>
+OPENACLNN_HOST_DEVICE MultiStrided<kSets> Uncollapsed(const int64_t* dims, int from, int to,
+                                                      const int64_t* const* strides) {
+  MultiStrided<kSets> s;
+  for (int i = from; i < to; ++i) {
+    s.dims[s.rank] = dims[i];
+    for (int k = 0; k < kSets; ++k) s.strides[k][s.rank] = strides[k][i];
+    ++s.rank;
+  }
+  return s;
+}
+
+// Element offsets (from each set's first element) of row-major index `linear`.
+template <int kSets>
+OPENACLNN_HOST_DEVICE void OffsetsAt(const MultiStrided<kSets>& s, int64_t linear,
+                                     int64_t offsets[kSets]) {
+  for (int k = 0; k < kSets; ++k) offsets[k] = 0;
+  for (int d = s.rank - 1; d >= 0; --d) {
+    if (s.dims[d] <= 0) return;
+    const int64_t idx = linear % s.dims[d];
+    linear /= s.dims[d];
+    for (int k = 0; k < kSets; ++k) offsets[k] += idx * s.strides[k][d];
+  }
+}
+
+// Walks the dims in row-major order from row-major index `linear`, keeping each set's element
+// offset; Next() advances one index. With `skip_inner` the innermost dim is left out of the walk
+// (the caller runs it as a 1-D loop), so `linear` counts inner runs and Next() moves to the next.
+template <int kSets>
+class LayoutOdometer {
+ public:
+  OPENACLNN_HOST_DEVICE LayoutOdometer(const MultiStrided<kSets>& s, bool skip_inner,
+                                       int64_t linear)
+      : s_(s), rank_(skip_inner && s.rank > 0 ? s.rank - 1 : s.rank) {
+    for (int k = 0; k < kSets; ++k) offset_[k] = 0;
+    for (int d = rank_ - 1; d >= 0; --d) {
+      idx_[d] = s.dims[d] > 0 ? linear % s.dims[d] : 0;
+      linear = s.dims[d] > 0 ? linear / s.dims[d] : 0;
+      for (int k = 0; k < kSets; ++k) offset_[k] += idx_[d] * s.strides[k][d];
+    }
+  }
+  OPENACLNN_HOST_DEVICE int64_t offset(int k) const { return offset_[k]; }
+  OPENACLNN_HOST_DEVICE void Next() {
+    for (int d = rank_ - 1; d >= 0; --d) {
+      for (int k = 0; k < kSets; ++k) offset_[k] += s_.strides[k][d];
+      if (++idx_[d] < s_.dims[d]) return;
+      for (int k = 0; k < kSets; ++k) offset_[k] -= s_.strides[k][d] * s_.dims[d];
+      idx_[d] = 0;
+    }
+  }
+
+ private:
+  const MultiStrided<kSets>& s_;
+  int rank_;
+  int64_t idx_[kMaxLayoutRank] = {};
+  int64_t offset_[kSets];
+};
+
+}  // namespace openaclnn
