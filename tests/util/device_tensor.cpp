@@ -93,8 +93,7 @@ DeviceTensor::DeviceTensor(std::vector<int64_t> dims, aclDataType dtype, int64_t
                            int64_t offset, int64_t tail)
     : DeviceTensor(std::move(dims), dtype, TensorLayout{gap, offset, tail, {}, {}}) {}
 
-DeviceTensor::DeviceTensor(std::vector<int64_t> dims, aclDataType dtype,
-                           const TensorLayout& layout)
+DeviceTensor::DeviceTensor(std::vector<int64_t> dims, aclDataType dtype, const TensorLayout& layout)
     : dims_(std::move(dims)), offset_(layout.offset), dtype_(dtype), esize_(DTypeSize(dtype)) {
   const size_t rank = dims_.size();
   std::vector<int> order = layout.order;

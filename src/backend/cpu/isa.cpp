@@ -1,5 +1,6 @@
 #include "backend/cpu/isa.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -163,6 +164,82 @@ bool SetIsaCap(const std::string& name) {
   hwy::SetSupportedTargetsForTest((hardware & allowed) | HWY_EMU128 | HWY_SCALAR);
   hwy::GetChosenTarget().Update(hwy::SupportedTargets());
   return true;
+}
+
+namespace {
+
+// The cap of the calling thread's phase-1 calls ("" none), and OPENACLNN_CPU_ISA's, read once.
+thread_local std::string planning_cap;
+
+const std::string& EnvironmentCap() {
+  static const std::string cap = [] {
+    const char* value = std::getenv("OPENACLNN_CPU_ISA");
+    return std::string(value != nullptr ? value : "");
+  }();
+  return cap;
+}
+
+bool KnownIsa(const std::string& name) {
+  if (name == kNativeBf16Name) return true;
+  for (const IsaName& isa : kIsas) {
+    if (name == isa.name) return true;
+  }
+  return false;
+}
+
+// Rank of a name in the best-first list kNativeBf16Name, kIsas...; unknown names rank last+1.
+int IsaRank(const std::string& name) {
+  if (name == kNativeBf16Name) return 0;
+  int rank = 1;
+  for (const IsaName& isa : kIsas) {
+    if (name == isa.name) return rank;
+    ++rank;
+  }
+  return rank;
+}
+
+int DispatchIndex(int64_t target) {
+  if ((target & (HWY_EMU128 | HWY_SCALAR)) != 0) return HWY_MAX_DYNAMIC_TARGETS + 1;
+  const int64_t shifted = HWY_CHOSEN_TARGET_SHIFT(target);
+  return shifted == 0 ? HWY_MAX_DYNAMIC_TARGETS + 1
+                      : __builtin_ctzll(static_cast<uint64_t>(shifted));
+}
+
+}  // namespace
+
+bool SetPlanningIsaCap(const std::string& name) {
+  if (!name.empty() && !KnownIsa(name)) return false;
+  planning_cap = name;
+  return true;
+}
+
+KernelTarget PlanningTarget() {
+  // The tighter of the two caps: the later a name comes in the best-first list, the tighter.
+  int cap_rank = 0;
+  if (KnownIsa(EnvironmentCap())) cap_rank = IsaRank(EnvironmentCap());
+  if (!planning_cap.empty()) cap_rank = std::max(cap_rank, IsaRank(planning_cap));
+  const int64_t usable = Hardware() & Compiled();
+  KernelTarget target;
+  target.hwy_target = HWY_EMU128;
+  if (cap_rank == 0 && HardwareBf16() && (usable & HWY_AVX3) != 0) {
+    target.hwy_target = HWY_AVX3;
+    target.native_bf16 = true;
+    target.name = kNativeBf16Name;
+  } else {
+    int rank = 1;
+    for (const IsaName& isa : kIsas) {
+      if (rank++ < cap_rank) continue;
+      if ((usable & isa.target) != 0 || (isa.target & (HWY_EMU128 | HWY_SCALAR)) != 0) {
+        target.hwy_target = (usable & isa.target) != 0 ? (usable & isa.target) : HWY_EMU128;
+        target.name = isa.name;
+        break;
+      }
+    }
+  }
+  // One bit: the best of the matched ones (the scalar entry may match EMU128 and SCALAR).
+  target.hwy_target &= -target.hwy_target;
+  target.dispatch_index = DispatchIndex(target.hwy_target);
+  return target;
 }
 
 std::string ActiveIsa() {

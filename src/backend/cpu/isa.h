@@ -1,10 +1,31 @@
 #pragma once
 // Run-time choice of the SIMD instruction set for Highway kernels, with a cap for testing.
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace openaclnn::cpu {
+
+// The SIMD target a plan's Highway kernels run on, resolved once in phase 1 and held by the plan,
+// so that no process-wide dispatch state changes while plans may run.
+struct KernelTarget {
+  int64_t hwy_target = 0;    // one HWY_* target bit (HWY_AVX3, HWY_AVX2, ..., HWY_EMU128)
+  int dispatch_index = 0;    // index into an HWY_EXPORT table for that target
+  bool native_bf16 = false;  // the AVX512_BF16 instructions may be used (same bits either way)
+  const char* name = "scalar";
+};
+
+// The best target this CPU runs that OPENACLNN_CPU_ISA and the calling thread's planning cap
+// allow. Phase 1 calls it and stores the answer in the plan.
+KernelTarget PlanningTarget();
+// For tests: caps the target that the calling thread's later phase-1 calls choose (the names of
+// AvailableIsas()); "" removes the cap. False for an unknown name. Plans built before keep their
+// target, and other threads are unaffected.
+bool SetPlanningIsaCap(const std::string& name);
+
+// Calls the HWY_EXPORT-ed function FUNC compiled for `target` (a KernelTarget).
+#define OPENACLNN_DISPATCH(FUNC, target) (*(HWY_DISPATCH_TABLE(FUNC)[(target).dispatch_index]))
 
 // Applies OPENACLNN_CPU_ISA (scalar, sse4, avx2, avx512, avx512_bf16) once; called by every
 // operator's phase 1.
