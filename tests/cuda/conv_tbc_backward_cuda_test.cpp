@@ -18,183 +18,16 @@
 #include "acl/acl.h"
 #include "aclnnop/aclnn_convolution_backward.h"
 #include "api/dtype.h"
+#include "ops/conv_tbc_backward/conv_tbc_layouts.h"
 #include "ops/conv_tbc_backward/reference.h"
 #include "util/cuda_fixture.h"
+#include "util/device_tensor.h"
 #include "util/precision.h"
 
 namespace openaclnn::test {
 namespace {
 
 using conv_tbc::ConvShape;
-
-enum class Layout {
-  kContiguous,
-  kPermuted,        // dim 0 innermost, then dim 2, then dim 1
-  kPadded,          // unit inner stride, gaps after every row and time step
-  kOffset,          // contiguous after an element offset
-  kStridedOutputs,  // inputs contiguous; outputs with gaps between all elements
-  kReversedTime,    // negative stride on dim 0 (time or tap), starting at its last entry
-};
-
-const char* LayoutName(Layout layout) {
-  switch (layout) {
-    case Layout::kContiguous:
-      return "contiguous";
-    case Layout::kPermuted:
-      return "permuted";
-    case Layout::kPadded:
-      return "padded";
-    case Layout::kOffset:
-      return "offset";
-    case Layout::kStridedOutputs:
-      return "strided-outputs";
-    default:
-      return "reversed-time";
-  }
-}
-
-constexpr uint32_t kGuard32 = 0x7fc0dead;  // a quiet NaN
-constexpr uint16_t kGuard16 = 0x7e5d;      // a NaN as FLOAT16 and as BF16
-constexpr int64_t kGuardTail = 16;
-
-// A tensor in GPU memory (aclrtMalloc) with a host copy of its whole storage. Storage outside the
-// view holds a NaN guard pattern, so stray reads poison results and stray writes are detected.
-class GpuTensor {
- public:
-  GpuTensor(std::vector<int64_t> shape, aclDataType dtype, Layout layout, bool is_output)
-      : shape_(std::move(shape)), dtype_(dtype) {
-    const int rank = static_cast<int>(shape_.size());
-    strides_.assign(rank, 1);
-    auto dim = [&](int i) { return std::max<int64_t>(shape_[i], 1); };
-    auto contiguous = [&] {
-      for (int i = rank - 2; i >= 0; --i) strides_[i] = strides_[i + 1] * dim(i + 1);
-    };
-    contiguous();
-    if (rank == 3 && layout == Layout::kPermuted) {
-      strides_ = {1, dim(0) * dim(2), dim(0)};
-    } else if (rank == 3 && layout == Layout::kPadded) {
-      strides_[1] = shape_[2] + 3;
-      strides_[0] = shape_[1] * strides_[1] + 5;
-    } else if (layout == Layout::kOffset) {
-      offset_ = 7;
-    } else if (layout == Layout::kStridedOutputs && is_output) {
-      if (rank == 3) {
-        strides_ = {shape_[1] * (2 * shape_[2] + 1) + 2, 2 * shape_[2] + 1, 2};
-        offset_ = 3;
-      } else {
-        strides_[0] = 3;
-        offset_ = 2;
-      }
-    } else if (layout == Layout::kReversedTime) {
-      strides_[0] = -strides_[0];
-      offset_ = (dim(0) - 1) * -strides_[0];
-    }
-    Allocate();
-  }
-
-  // An explicit view (strides may be 0, so elements may share storage).
-  GpuTensor(std::vector<int64_t> shape, aclDataType dtype, std::vector<int64_t> strides)
-      : shape_(std::move(shape)), strides_(std::move(strides)), dtype_(dtype) {
-    Allocate();
-  }
-
-  ~GpuTensor() {
-    aclDestroyTensor(tensor_);
-    aclrtFree(device_);
-  }
-  GpuTensor(const GpuTensor&) = delete;
-  GpuTensor& operator=(const GpuTensor&) = delete;
-
-  aclTensor* get() const { return tensor_; }
-  int64_t numel() const { return numel_; }
-
-  // Stores `values` (view order, rounded to the dtype) and returns what was stored.
-  std::vector<float> Store(const std::vector<float>& values) {
-    for (int64_t i = 0; i < numel_; ++i)
-      StoreFromFloat(host_.data(), dtype_, StorageIndex(i), values[i]);
-    EXPECT_EQ(
-        aclrtMemcpy(device_, host_.size(), host_.data(), host_.size(), ACL_MEMCPY_HOST_TO_DEVICE),
-        ACL_SUCCESS);
-    return Read();
-  }
-  std::vector<float> FillUniform(std::mt19937* rng) {
-    std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-    std::vector<float> v(numel_);
-    for (float& x : v) x = dist(*rng);
-    return Store(v);
-  }
-
-  std::vector<uint8_t> ReadBytes() const {
-    std::vector<uint8_t> bytes(host_.size());
-    EXPECT_EQ(
-        aclrtMemcpy(bytes.data(), bytes.size(), device_, bytes.size(), ACL_MEMCPY_DEVICE_TO_HOST),
-        ACL_SUCCESS);
-    return bytes;
-  }
-  std::vector<float> Read() const {
-    const std::vector<uint8_t> bytes = ReadBytes();
-    std::vector<float> v(numel_);
-    for (int64_t i = 0; i < numel_; ++i) v[i] = LoadAsFloat(bytes.data(), dtype_, StorageIndex(i));
-    return v;
-  }
-  // "" when every storage element outside the view still holds the guard.
-  std::string CheckGuards(const char* name) const {
-    const std::vector<uint8_t> bytes = ReadBytes();
-    std::vector<bool> in_view(storage_, false);
-    for (int64_t i = 0; i < numel_; ++i) in_view[StorageIndex(i)] = true;
-    const size_t esize = DTypeSize(dtype_);
-    for (int64_t i = 0; i < storage_; ++i) {
-      if (!in_view[i] && std::memcmp(&bytes[i * esize], &host_[i * esize], esize) != 0) {
-        return std::string(" ") + name + ": storage element " + std::to_string(i) +
-               " outside the view was written;";
-      }
-    }
-    return "";
-  }
-
- private:
-  void Allocate() {
-    numel_ = 1;
-    for (int64_t d : shape_) numel_ *= d;
-    int64_t high = offset_;
-    for (size_t i = 0; i < shape_.size(); ++i) {
-      high += std::max<int64_t>(shape_[i] - 1, 0) * std::max<int64_t>(strides_[i], 0);
-    }
-    storage_ = high + 1 + kGuardTail;
-    const size_t esize = DTypeSize(dtype_);
-    host_.resize(storage_ * esize);
-    for (int64_t i = 0; i < storage_; ++i) {
-      if (esize == 4) {
-        std::memcpy(&host_[i * 4], &kGuard32, 4);
-      } else {
-        std::memcpy(&host_[i * 2], &kGuard16, 2);
-      }
-    }
-    EXPECT_EQ(aclrtMalloc(&device_, host_.size(), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-    EXPECT_EQ(
-        aclrtMemcpy(device_, host_.size(), host_.data(), host_.size(), ACL_MEMCPY_HOST_TO_DEVICE),
-        ACL_SUCCESS);
-    const int64_t storage_dims[1] = {storage_};
-    tensor_ = aclCreateTensor(shape_.data(), shape_.size(), dtype_, strides_.data(), offset_,
-                              ACL_FORMAT_ND, storage_dims, 1, device_);
-  }
-
-  int64_t StorageIndex(int64_t linear) const {
-    int64_t index = offset_;
-    for (int i = static_cast<int>(shape_.size()) - 1; i >= 0; --i) {
-      index += (linear % shape_[i]) * strides_[i];
-      linear /= shape_[i];
-    }
-    return index;
-  }
-
-  std::vector<int64_t> shape_, strides_;
-  aclDataType dtype_;
-  int64_t offset_ = 0, storage_ = 0, numel_ = 0;
-  std::vector<uint8_t> host_;  // the storage as initialised (guards) or last stored
-  void* device_ = nullptr;
-  aclTensor* tensor_ = nullptr;
-};
 
 struct Dtypes {
   aclDataType self, input, weight, bias, gx, gw, gb;
@@ -331,43 +164,51 @@ float SmallInt(int tensor, int64_t i) {
 Outcome RunCase(const Case& c, aclrtStream stream) {
   const ConvShape& s = c.s;
   const Dtypes& d = c.d;
-  GpuTensor dy({s.t_out(), s.batch, s.c_out}, d.self, c.layout, false);
-  GpuTensor x({s.t_in, s.batch, s.c_in}, d.input, c.layout, false);
-  GpuTensor w({s.taps, s.c_in, s.c_out}, d.weight, c.layout, false);
-  GpuTensor bias({s.c_out}, d.bias, c.layout, false);
-  GpuTensor gx({s.t_in, s.batch, s.c_in}, d.gx, c.layout, true);
-  GpuTensor gw({s.taps, s.c_in, s.c_out}, d.gw, c.layout, true);
-  GpuTensor gb({s.c_out}, d.gb, c.layout, true);
+  DeviceTensor dy = ConvTbcTensor({s.t_out(), s.batch, s.c_out}, d.self, c.layout, false);
+  DeviceTensor x = ConvTbcTensor({s.t_in, s.batch, s.c_in}, d.input, c.layout, false);
+  DeviceTensor w = ConvTbcTensor({s.taps, s.c_in, s.c_out}, d.weight, c.layout, false);
+  DeviceTensor bias = ConvTbcTensor({s.c_out}, d.bias, c.layout, false);
+  DeviceTensor gx = ConvTbcTensor({s.t_in, s.batch, s.c_in}, d.gx, c.layout, true);
+  DeviceTensor gw = ConvTbcTensor({s.taps, s.c_in, s.c_out}, d.gw, c.layout, true);
+  DeviceTensor gb = ConvTbcTensor({s.c_out}, d.gb, c.layout, true);
   std::vector<float> in[3];
-  GpuTensor* inputs[3] = {&dy, &x, &w};
+  DeviceTensor* inputs[3] = {&dy, &x, &w};
   std::mt19937 rng(static_cast<uint32_t>(s.t_in * 131 + s.c_in * 7 + s.c_out + c.cube));
   for (int j = 0; j < 3; ++j) {
     if (!c.ints) {
-      in[j] = inputs[j]->FillUniform(&rng);
+      inputs[j]->FillUniform(&rng, -1.0f, 1.0f);
+      in[j] = inputs[j]->Values();
     } else {
       std::vector<float> v(inputs[j]->numel());
       for (int64_t i = 0; i < inputs[j]->numel(); ++i) v[i] = SmallInt(j, i);
-      in[j] = inputs[j]->Store(v);
+      inputs[j]->Fill(v);
+      in[j] = inputs[j]->Values();
     }
   }
-  bias.FillUniform(&rng);
-  const std::vector<uint8_t> before[4] = {dy.ReadBytes(), x.ReadBytes(), w.ReadBytes(),
-                                          bias.ReadBytes()};
+  bias.FillUniform(&rng, -1.0f, 1.0f);
+  const std::vector<uint8_t> before[4] = {dy.Bytes(), x.Bytes(), w.Bytes(), bias.Bytes()};
 
   Outcome out;
   out.failure = CallOnStream(dy.get(), x.get(), w.get(), bias.get(), s.pad, c.cube, gx.get(),
                              gw.get(), gb.get(), stream);
   if (!out.failure.empty()) return out;
-  const std::vector<float> gx_v = gx.Read(), gw_v = gw.Read(), gb_v = gb.Read();
-  out.bytes[0] = gx.ReadBytes();
-  out.bytes[1] = gw.ReadBytes();
-  out.bytes[2] = gb.ReadBytes();
+  const std::vector<float> gx_v = gx.Values(), gw_v = gw.Values(), gb_v = gb.Values();
+  out.bytes[0] = gx.Bytes();
+  out.bytes[1] = gw.Bytes();
+  out.bytes[2] = gb.Bytes();
 
-  out.failure +=
-      gx.CheckGuards("gradInput") + gw.CheckGuards("gradWeight") + gb.CheckGuards("gradBias");
-  const GpuTensor* all_inputs[4] = {&dy, &x, &w, &bias};
+  const DeviceTensor* outputs[3] = {&gx, &gw, &gb};
+  const char* output_names[3] = {"gradInput", "gradWeight", "gradBias"};
+  for (int i = 0; i < 3; ++i) {
+    const int64_t damaged = outputs[i]->DamagedCanaries();
+    if (damaged != 0) {
+      out.failure += std::string(" ") + output_names[i] + ": " + std::to_string(damaged) +
+                     " bytes outside the view were written;";
+    }
+  }
+  const DeviceTensor* all_inputs[4] = {&dy, &x, &w, &bias};
   for (int j = 0; j < 4; ++j) {
-    if (all_inputs[j]->ReadBytes() != before[j]) {
+    if (all_inputs[j]->Bytes() != before[j]) {
       out.failure += " input " + std::to_string(j) + " changed;";
     }
   }
@@ -568,19 +409,22 @@ TEST_F(ConvTbcBackwardCudaTest, SmallIntegersAreExact) {
     }
   }
   // Bit for bit: FLOAT outputs (one written in place, one through a panel) against the golden.
-  GpuTensor dy({s.t_out(), s.batch, s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
-  GpuTensor x({s.t_in, s.batch, s.c_in}, ACL_BF16, Layout::kContiguous, false);
-  GpuTensor w({s.taps, s.c_in, s.c_out}, ACL_FLOAT16, Layout::kContiguous, false);
-  GpuTensor bias({s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
-  GpuTensor gx({s.t_in, s.batch, s.c_in}, ACL_FLOAT, Layout::kPadded, true);
-  GpuTensor gw({s.taps, s.c_in, s.c_out}, ACL_FLOAT, Layout::kContiguous, true);
-  GpuTensor gb({s.c_out}, ACL_FLOAT, Layout::kContiguous, true);
+  DeviceTensor dy =
+      ConvTbcTensor({s.t_out(), s.batch, s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
+  DeviceTensor x = ConvTbcTensor({s.t_in, s.batch, s.c_in}, ACL_BF16, Layout::kContiguous, false);
+  DeviceTensor w =
+      ConvTbcTensor({s.taps, s.c_in, s.c_out}, ACL_FLOAT16, Layout::kContiguous, false);
+  DeviceTensor bias = ConvTbcTensor({s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
+  DeviceTensor gx = ConvTbcTensor({s.t_in, s.batch, s.c_in}, ACL_FLOAT, Layout::kPadded, true);
+  DeviceTensor gw = ConvTbcTensor({s.taps, s.c_in, s.c_out}, ACL_FLOAT, Layout::kContiguous, true);
+  DeviceTensor gb = ConvTbcTensor({s.c_out}, ACL_FLOAT, Layout::kContiguous, true);
   std::vector<float> v[3];
-  GpuTensor* ins[3] = {&dy, &x, &w};
+  DeviceTensor* ins[3] = {&dy, &x, &w};
   for (int j = 0; j < 3; ++j) {
     std::vector<float> values(ins[j]->numel());
     for (int64_t i = 0; i < ins[j]->numel(); ++i) values[i] = SmallInt(j, i);
-    v[j] = ins[j]->Store(values);
+    ins[j]->Fill(values);
+    v[j] = ins[j]->Values();
   }
   ASSERT_EQ(CallOnStream(dy.get(), x.get(), w.get(), bias.get(), s.pad, 0, gx.get(), gw.get(),
                          gb.get(), stream()),
@@ -590,7 +434,7 @@ TEST_F(ConvTbcBackwardCudaTest, SmallIntegersAreExact) {
   std::vector<double> gx_g(xd.size()), gw_g(wd.size()), gb_g(s.c_out);
   conv_tbc::ConvTbcBackwardF64(s, dyd.data(), xd.data(), wd.data(), gx_g.data(), gw_g.data(),
                                gb_g.data());
-  const std::vector<float> gx_v = gx.Read(), gw_v = gw.Read(), gb_v = gb.Read();
+  const std::vector<float> gx_v = gx.Values(), gw_v = gw.Values(), gb_v = gb.Values();
   for (size_t i = 0; i < gx_v.size(); ++i) ASSERT_EQ(gx_v[i], gx_g[i]) << "gradInput " << i;
   for (size_t i = 0; i < gw_v.size(); ++i) ASSERT_EQ(gw_v[i], gw_g[i]) << "gradWeight " << i;
   for (size_t i = 0; i < gb_v.size(); ++i) ASSERT_EQ(gb_v[i], gb_g[i]) << "gradBias " << i;
@@ -622,17 +466,18 @@ TEST_F(ConvTbcBackwardCudaTest, RepeatedRunsAreBitwiseEqual) {
 // A repeatable executor launched twice on the same buffers: the same bits both times.
 TEST_F(ConvTbcBackwardCudaTest, RepeatableExecutorGivesTheSameBits) {
   const ConvShape s{40, 8, 96, 160, 3, 1};
-  GpuTensor dy({s.t_out(), s.batch, s.c_out}, ACL_BF16, Layout::kContiguous, false);
-  GpuTensor x({s.t_in, s.batch, s.c_in}, ACL_BF16, Layout::kContiguous, false);
-  GpuTensor w({s.taps, s.c_in, s.c_out}, ACL_BF16, Layout::kContiguous, false);
-  GpuTensor bias({s.c_out}, ACL_BF16, Layout::kContiguous, false);
-  GpuTensor gx({s.t_in, s.batch, s.c_in}, ACL_BF16, Layout::kContiguous, true);
-  GpuTensor gw({s.taps, s.c_in, s.c_out}, ACL_FLOAT, Layout::kContiguous, true);
-  GpuTensor gb({s.c_out}, ACL_BF16, Layout::kContiguous, true);
+  DeviceTensor dy =
+      ConvTbcTensor({s.t_out(), s.batch, s.c_out}, ACL_BF16, Layout::kContiguous, false);
+  DeviceTensor x = ConvTbcTensor({s.t_in, s.batch, s.c_in}, ACL_BF16, Layout::kContiguous, false);
+  DeviceTensor w = ConvTbcTensor({s.taps, s.c_in, s.c_out}, ACL_BF16, Layout::kContiguous, false);
+  DeviceTensor bias = ConvTbcTensor({s.c_out}, ACL_BF16, Layout::kContiguous, false);
+  DeviceTensor gx = ConvTbcTensor({s.t_in, s.batch, s.c_in}, ACL_BF16, Layout::kContiguous, true);
+  DeviceTensor gw = ConvTbcTensor({s.taps, s.c_in, s.c_out}, ACL_FLOAT, Layout::kContiguous, true);
+  DeviceTensor gb = ConvTbcTensor({s.c_out}, ACL_BF16, Layout::kContiguous, true);
   std::mt19937 rng(5);
-  dy.FillUniform(&rng);
-  x.FillUniform(&rng);
-  w.FillUniform(&rng);
+  dy.FillUniform(&rng, -1.0f, 1.0f);
+  x.FillUniform(&rng, -1.0f, 1.0f);
+  w.FillUniform(&rng, -1.0f, 1.0f);
   uint64_t ws_size = 0;
   aclOpExecutor* executor = nullptr;
   ASSERT_EQ(aclnnConvTbcBackwardGetWorkspaceSize(dy.get(), x.get(), w.get(), bias.get(), s.pad, 0,
@@ -647,7 +492,7 @@ TEST_F(ConvTbcBackwardCudaTest, RepeatableExecutorGivesTheSameBits) {
     ASSERT_EQ(aclnnConvTbcBackward(ws, ws_size, executor, stream()), ACLNN_SUCCESS)
         << RecentError();
     ASSERT_EQ(aclrtSynchronizeStream(stream()), ACL_SUCCESS) << RecentError();
-    const std::vector<uint8_t> now[3] = {gx.ReadBytes(), gw.ReadBytes(), gb.ReadBytes()};
+    const std::vector<uint8_t> now[3] = {gx.Bytes(), gw.Bytes(), gb.Bytes()};
     for (int i = 0; i < 3; ++i) {
       if (run == 0) {
         first[i] = now[i];
@@ -665,20 +510,26 @@ TEST_F(ConvTbcBackwardCudaTest, RepeatableExecutorGivesTheSameBits) {
 TEST_F(ConvTbcBackwardCudaTest, SelfOverlappingOutputsKeepTheLastElement) {
   const ConvShape s{6, 3, 5, 4, 2, 1};
   for (int cube : {0, 2}) {
-    GpuTensor dy({s.t_out(), s.batch, s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
-    GpuTensor x({s.t_in, s.batch, s.c_in}, ACL_FLOAT, Layout::kContiguous, false);
-    GpuTensor w({s.taps, s.c_in, s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
-    GpuTensor bias({s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
+    DeviceTensor dy =
+        ConvTbcTensor({s.t_out(), s.batch, s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
+    DeviceTensor x =
+        ConvTbcTensor({s.t_in, s.batch, s.c_in}, ACL_FLOAT, Layout::kContiguous, false);
+    DeviceTensor w =
+        ConvTbcTensor({s.taps, s.c_in, s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
+    DeviceTensor bias = ConvTbcTensor({s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
     // gradInput repeats over time, gradWeight over taps, gradBias everywhere.
-    GpuTensor gx({s.t_in, s.batch, s.c_in}, ACL_FLOAT16, {0, s.c_in, 1});
-    GpuTensor gw({s.taps, s.c_in, s.c_out}, ACL_FLOAT, {0, s.c_out, 1});
-    GpuTensor gb({s.c_out}, ACL_BF16, {0});
+    DeviceTensor gx({s.t_in, s.batch, s.c_in}, ACL_FLOAT16,
+                    TensorLayout::Explicit({0, s.c_in, 1}).WithTail(16).WithNanCanary());
+    DeviceTensor gw({s.taps, s.c_in, s.c_out}, ACL_FLOAT,
+                    TensorLayout::Explicit({0, s.c_out, 1}).WithTail(16).WithNanCanary());
+    DeviceTensor gb({s.c_out}, ACL_BF16, TensorLayout::Explicit({0}).WithTail(16).WithNanCanary());
     std::vector<float> v[3];
-    GpuTensor* ins[3] = {&dy, &x, &w};
+    DeviceTensor* ins[3] = {&dy, &x, &w};
     for (int j = 0; j < 3; ++j) {
       std::vector<float> values(ins[j]->numel());
       for (int64_t i = 0; i < ins[j]->numel(); ++i) values[i] = SmallInt(j, i);
-      v[j] = ins[j]->Store(values);
+      ins[j]->Fill(values);
+      v[j] = ins[j]->Values();
     }
     ASSERT_EQ(CallOnStream(dy.get(), x.get(), w.get(), bias.get(), s.pad, cube, gx.get(), gw.get(),
                            gb.get(), stream()),
@@ -688,7 +539,8 @@ TEST_F(ConvTbcBackwardCudaTest, SelfOverlappingOutputsKeepTheLastElement) {
     std::vector<double> gx_g(xd.size()), gw_g(wd.size()), gb_g(s.c_out);
     conv_tbc::ConvTbcBackwardF64(s, dyd.data(), xd.data(), wd.data(), gx_g.data(), gw_g.data(),
                                  gb_g.data());
-    const std::vector<float> gx_v = gx.Read(), gw_v = gw.Read(), gb_v = gb.Read();
+    const std::vector<float> gx_v = gx.Values(), gw_v = gw.Values(), gb_v = gb.Values();
+    for (const DeviceTensor* t : {&gx, &gw, &gb}) EXPECT_EQ(t->DamagedCanaries(), 0);
     const int64_t gx_last = (s.t_in - 1) * s.batch * s.c_in;  // time step T_in - 1 wins
     for (int64_t i = 0; i < s.batch * s.c_in; ++i) {
       for (int64_t t = 0; t < s.t_in; ++t) {

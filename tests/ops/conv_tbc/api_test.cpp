@@ -31,10 +31,10 @@ class ConvTbcApiTest : public test::RuntimeTest {
   };
 
   aclnnStatus Phase1(const Args& a) {
-    DeviceTensor x(a.x, a.xt, Layout{}, a.xf);
-    DeviceTensor w(a.w, a.wt, Layout{}, a.wf);
+    DeviceTensor x(a.x, a.xt, Layout().WithFormat(a.xf));
+    DeviceTensor w(a.w, a.wt, Layout().WithFormat(a.wf));
     DeviceTensor b(a.b, a.bt);
-    DeviceTensor y(a.y, a.yt, Layout{}, a.yf);
+    DeviceTensor y(a.y, a.yt, Layout().WithFormat(a.yf));
     uint64_t ws = 0;
     aclOpExecutor* ex = nullptr;
     const aclnnStatus st = aclnnConvTbcGetWorkspaceSize(
@@ -163,7 +163,7 @@ TEST_F(ConvTbcApiTest, TimeLengthOverflow) {
   const int64_t storage[1] = {16};
   aclTensor* self =
       aclCreateTensor(dims, 3, ACL_FLOAT, strides, 0, ACL_FORMAT_ND, storage, 1, block);
-  DeviceTensor w({3, 3, 4}, ACL_FLOAT, Layout{}, ACL_FORMAT_NCL);
+  DeviceTensor w({3, 3, 4}, ACL_FLOAT, Layout().WithFormat(ACL_FORMAT_NCL));
   DeviceTensor b({4}, ACL_FLOAT);
   DeviceTensor y({5, 0, 4}, ACL_FLOAT);
   uint64_t ws = 0;

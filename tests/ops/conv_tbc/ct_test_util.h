@@ -1,11 +1,12 @@
 #pragma once
 // ConvTbc forward test helpers: the two-phase call and a dense float64 golden.
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
 #include "aclnnop/aclnn_convolution.h"
-#include "ops/layer_norm/fwd_test_tensor.h"
+#include "ops/layer_norm/fwd_test_util.h"
 
 namespace openaclnn::fwd_test {
 

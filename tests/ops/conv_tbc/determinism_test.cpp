@@ -32,7 +32,7 @@ std::vector<float> RunOnce(const Problem& p, const Layout& layout) {
   EXPECT_EQ(RunConvTbc(x.get(), w.get(), b.get(), p.pad, y.get(), static_cast<int8_t>(p.cube)),
             ACLNN_SUCCESS)
       << test::RecentError();
-  return y.ReadAll();
+  return y.Values();
 }
 
 bool BitwiseEqual(const std::vector<float>& a, const std::vector<float>& b) {

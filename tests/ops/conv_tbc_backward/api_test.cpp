@@ -29,7 +29,8 @@ class ConvTbcApiTest : public RuntimeTest {
     gw_ = Make({2, 3, 4});
     gb_ = Make({4});
     std::mt19937 rng(1);
-    for (DeviceTensor* t : {self_.get(), input_.get(), weight_.get()}) t->Fill(&rng);
+    for (DeviceTensor* t : {self_.get(), input_.get(), weight_.get()})
+      t->FillUniform(&rng, -1.0f, 1.0f);
   }
   void TearDown() override {
     for (aclTensor* t : extra_) aclDestroyTensor(t);
@@ -40,7 +41,8 @@ class ConvTbcApiTest : public RuntimeTest {
   }
   static std::unique_ptr<DeviceTensor> Make(std::vector<int64_t> shape,
                                             aclDataType dtype = ACL_FLOAT) {
-    return std::make_unique<DeviceTensor>(std::move(shape), dtype, Layout::kContiguous, false);
+    return std::make_unique<DeviceTensor>(shape, dtype,
+                                          ConvTbcLayout(Layout::kContiguous, shape, false));
   }
   // A new aclTensor over `base`'s memory with another shape, dtype or format.
   aclTensor* Relabel(const DeviceTensor& base, std::vector<int64_t> shape, aclDataType dtype,
@@ -52,7 +54,7 @@ class ConvTbcApiTest : public RuntimeTest {
   }
   aclTensor* Relabel(const DeviceTensor& base, aclDataType dtype,
                      aclFormat format = ACL_FORMAT_ND) {
-    return Relabel(base, base.shape(), dtype, format);
+    return Relabel(base, base.dims(), dtype, format);
   }
 
   struct Args {
@@ -204,7 +206,7 @@ TEST_F(ConvTbcApiTest, Check6Ranks) {
 }
 
 TEST_F(ConvTbcApiTest, Check6ShapeRelations) {
-  DeviceTensor big({2, 4, 5}, ACL_FLOAT, Layout::kContiguous, false);
+  DeviceTensor big = ConvTbcTensor({2, 4, 5}, ACL_FLOAT, Layout::kContiguous, false);
   Args a = Valid();
   a.weight = Relabel(big, {2, 4, 4}, ACL_FLOAT);
   ExpectError(a, ACLNN_ERR_PARAM_INVALID, {"input dim 2 (3) must equal weight dim 1 (4)"});
@@ -270,7 +272,7 @@ TEST_F(ConvTbcApiTest, Phase2Errors) {
   EXPECT_EQ(aclnnConvTbcBackward(nullptr, 0, nullptr, stream_), ACLNN_ERR_PARAM_NULLPTR);
   EXPECT_CONTAINS(RecentError(), "executor");
   // 16-bit inputs need fp32 panels: a workspace one byte short is refused (decision D5).
-  DeviceTensor s({6, 2, 4}, ACL_BF16, Layout::kContiguous, false);
+  DeviceTensor s = ConvTbcTensor({6, 2, 4}, ACL_BF16, Layout::kContiguous, false);
   Args a = Valid();
   a.self = s.tensor();
   uint64_t ws = 0;
@@ -289,36 +291,36 @@ TEST_F(ConvTbcApiTest, Phase2Errors) {
 // Decision D3: an empty self is accepted; gradients are the true (empty) sums.
 TEST_F(ConvTbcApiTest, EmptySelfGivesZeros) {
   // T_in = 2, K = 5, pad = 1: T_out = 0.
-  DeviceTensor s({0, 2, 4}, ACL_FLOAT, Layout::kContiguous, false);
-  DeviceTensor x({2, 2, 3}, ACL_FLOAT, Layout::kContiguous, false);
-  DeviceTensor w({5, 3, 4}, ACL_FLOAT, Layout::kContiguous, false);
-  DeviceTensor gx({2, 2, 3}, ACL_FLOAT, Layout::kContiguous, true);
-  DeviceTensor gw({5, 3, 4}, ACL_FLOAT, Layout::kContiguous, true);
+  DeviceTensor s = ConvTbcTensor({0, 2, 4}, ACL_FLOAT, Layout::kContiguous, false);
+  DeviceTensor x = ConvTbcTensor({2, 2, 3}, ACL_FLOAT, Layout::kContiguous, false);
+  DeviceTensor w = ConvTbcTensor({5, 3, 4}, ACL_FLOAT, Layout::kContiguous, false);
+  DeviceTensor gx = ConvTbcTensor({2, 2, 3}, ACL_FLOAT, Layout::kContiguous, true);
+  DeviceTensor gw = ConvTbcTensor({5, 3, 4}, ACL_FLOAT, Layout::kContiguous, true);
   std::mt19937 rng(3);
-  x.Fill(&rng);
-  w.Fill(&rng);
+  x.FillUniform(&rng, -1.0f, 1.0f);
+  w.FillUniform(&rng, -1.0f, 1.0f);
   CallResult r = CallConvTbcBackward(s.tensor(), x.tensor(), w.tensor(), bias_->tensor(), 1, 0,
                                      gx.tensor(), gw.tensor(), gb_->tensor(), stream_);
   ASSERT_EQ(r.phase1, ACLNN_SUCCESS) << r.message;
   ASSERT_EQ(r.phase2, ACLNN_SUCCESS) << r.message;
-  for (float v : gx.Read()) EXPECT_EQ(v, 0.0f);
-  for (float v : gw.Read()) EXPECT_EQ(v, 0.0f);
-  for (float v : gb_->Read()) EXPECT_EQ(v, 0.0f);  // CANN would write B * T_out = 0 here too
+  for (float v : gx.Values()) EXPECT_EQ(v, 0.0f);
+  for (float v : gw.Values()) EXPECT_EQ(v, 0.0f);
+  for (float v : gb_->Values()) EXPECT_EQ(v, 0.0f);  // CANN would write B * T_out = 0 here too
 }
 
 TEST_F(ConvTbcApiTest, EmptyInputChannelsGiveTrueBiasSum) {
   // Cin = 0: no products; gradBias is still the sum of self (CANN writes B * T_out instead).
-  DeviceTensor x({5, 2, 0}, ACL_FLOAT, Layout::kContiguous, false);
-  DeviceTensor w({2, 0, 4}, ACL_FLOAT, Layout::kContiguous, false);
-  DeviceTensor gx({5, 2, 0}, ACL_FLOAT, Layout::kContiguous, true);
-  DeviceTensor gw({2, 0, 4}, ACL_FLOAT, Layout::kContiguous, true);
+  DeviceTensor x = ConvTbcTensor({5, 2, 0}, ACL_FLOAT, Layout::kContiguous, false);
+  DeviceTensor w = ConvTbcTensor({2, 0, 4}, ACL_FLOAT, Layout::kContiguous, false);
+  DeviceTensor gx = ConvTbcTensor({5, 2, 0}, ACL_FLOAT, Layout::kContiguous, true);
+  DeviceTensor gw = ConvTbcTensor({2, 0, 4}, ACL_FLOAT, Layout::kContiguous, true);
   std::vector<float> dy(48);
   for (int i = 0; i < 48; ++i) dy[i] = static_cast<float>(i % 7) - 3.0f;
-  self_->FillValues(dy);
+  self_->Fill(dy);
   CallResult r = CallConvTbcBackward(self_->tensor(), x.tensor(), w.tensor(), bias_->tensor(), 1, 0,
                                      gx.tensor(), gw.tensor(), gb_->tensor(), stream_);
   ASSERT_EQ(r.phase1, ACLNN_SUCCESS) << r.message;
-  std::vector<float> gb = gb_->Read();
+  std::vector<float> gb = gb_->Values();
   for (int co = 0; co < 4; ++co) {
     float sum = 0;
     for (int row = 0; row < 12; ++row) sum += dy[row * 4 + co];

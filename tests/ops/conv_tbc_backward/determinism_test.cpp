@@ -36,17 +36,18 @@ TEST_P(ConvTbcDeterminismTest, BitwiseEqualAcrossThreadCounts) {
   const ConvShape shapes[] = {{40, 16, 300, 600, 3, 1}, {200, 1, 90, 130, 6, 5}};
   for (const ConvShape& s : shapes) {
     for (aclDataType dt : {ACL_FLOAT, ACL_BF16}) {
-      DeviceTensor dy({s.t_out(), s.batch, s.c_out}, dt, Layout::kContiguous, false);
-      DeviceTensor x({s.t_in, s.batch, s.c_in}, dt, Layout::kContiguous, false);
-      DeviceTensor w({s.taps, s.c_in, s.c_out}, dt, Layout::kContiguous, false);
-      DeviceTensor bias({s.c_out}, dt, Layout::kContiguous, false);
-      DeviceTensor gx({s.t_in, s.batch, s.c_in}, dt, Layout::kContiguous, true);
-      DeviceTensor gw({s.taps, s.c_in, s.c_out}, dt, Layout::kContiguous, true);
-      DeviceTensor gb({s.c_out}, dt, Layout::kContiguous, true);
+      DeviceTensor dy =
+          ConvTbcTensor({s.t_out(), s.batch, s.c_out}, dt, Layout::kContiguous, false);
+      DeviceTensor x = ConvTbcTensor({s.t_in, s.batch, s.c_in}, dt, Layout::kContiguous, false);
+      DeviceTensor w = ConvTbcTensor({s.taps, s.c_in, s.c_out}, dt, Layout::kContiguous, false);
+      DeviceTensor bias = ConvTbcTensor({s.c_out}, dt, Layout::kContiguous, false);
+      DeviceTensor gx = ConvTbcTensor({s.t_in, s.batch, s.c_in}, dt, Layout::kContiguous, true);
+      DeviceTensor gw = ConvTbcTensor({s.taps, s.c_in, s.c_out}, dt, Layout::kContiguous, true);
+      DeviceTensor gb = ConvTbcTensor({s.c_out}, dt, Layout::kContiguous, true);
       std::mt19937 rng(11);
-      dy.Fill(&rng);
-      x.Fill(&rng);
-      w.Fill(&rng);
+      dy.FillUniform(&rng, -1.0f, 1.0f);
+      x.FillUniform(&rng, -1.0f, 1.0f);
+      w.FillUniform(&rng, -1.0f, 1.0f);
       std::vector<uint8_t> first[3];
       for (int threads : {1, 2, 3, 1}) {
         cpu::SetNumThreads(threads);
@@ -55,7 +56,7 @@ TEST_P(ConvTbcDeterminismTest, BitwiseEqualAcrossThreadCounts) {
                                 gx.tensor(), gw.tensor(), gb.tensor(), stream_);
         ASSERT_EQ(r.phase1, 0) << r.message;
         ASSERT_EQ(r.phase2, 0) << r.message;
-        const std::vector<uint8_t> now[3] = {gx.ReadBytes(), gw.ReadBytes(), gb.ReadBytes()};
+        const std::vector<uint8_t> now[3] = {gx.Bytes(), gw.Bytes(), gb.Bytes()};
         for (int i = 0; i < 3; ++i) {
           if (first[i].empty()) {
             first[i] = now[i];
@@ -78,17 +79,19 @@ INSTANTIATE_TEST_SUITE_P(Mode, ConvTbcDeterminismTest, ::testing::Values(int64_t
 TEST_F(ConvTbcDeterminismTest, BitwiseEqualAcrossIsas) {
   const ConvShape s{21, 6, 45, 70, 3, 1};
   for (int cube : {0, 2, 3}) {
-    DeviceTensor dy({s.t_out(), s.batch, s.c_out}, ACL_FLOAT16, Layout::kContiguous, false);
-    DeviceTensor x({s.t_in, s.batch, s.c_in}, ACL_BF16, Layout::kContiguous, false);
-    DeviceTensor w({s.taps, s.c_in, s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
-    DeviceTensor bias({s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
-    DeviceTensor gx({s.t_in, s.batch, s.c_in}, ACL_BF16, Layout::kPadded, true);
-    DeviceTensor gw({s.taps, s.c_in, s.c_out}, ACL_FLOAT16, Layout::kOffset, true);
-    DeviceTensor gb({s.c_out}, ACL_BF16, Layout::kContiguous, true);
+    DeviceTensor dy =
+        ConvTbcTensor({s.t_out(), s.batch, s.c_out}, ACL_FLOAT16, Layout::kContiguous, false);
+    DeviceTensor x = ConvTbcTensor({s.t_in, s.batch, s.c_in}, ACL_BF16, Layout::kContiguous, false);
+    DeviceTensor w =
+        ConvTbcTensor({s.taps, s.c_in, s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
+    DeviceTensor bias = ConvTbcTensor({s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
+    DeviceTensor gx = ConvTbcTensor({s.t_in, s.batch, s.c_in}, ACL_BF16, Layout::kPadded, true);
+    DeviceTensor gw = ConvTbcTensor({s.taps, s.c_in, s.c_out}, ACL_FLOAT16, Layout::kOffset, true);
+    DeviceTensor gb = ConvTbcTensor({s.c_out}, ACL_BF16, Layout::kContiguous, true);
     std::mt19937 rng(13);
-    dy.Fill(&rng);
-    x.Fill(&rng);
-    w.Fill(&rng);
+    dy.FillUniform(&rng, -1.0f, 1.0f);
+    x.FillUniform(&rng, -1.0f, 1.0f);
+    w.FillUniform(&rng, -1.0f, 1.0f);
     std::vector<uint8_t> first[3];
     for (const std::string& isa : cpu::AvailableIsas()) {
       ASSERT_TRUE(cpu::SetIsaCap(isa));
@@ -98,7 +101,7 @@ TEST_F(ConvTbcDeterminismTest, BitwiseEqualAcrossIsas) {
       cpu::SetIsaCap("");
       ASSERT_EQ(r.phase1, 0) << r.message;
       ASSERT_EQ(r.phase2, 0) << r.message;
-      const std::vector<uint8_t> now[3] = {gx.ReadBytes(), gw.ReadBytes(), gb.ReadBytes()};
+      const std::vector<uint8_t> now[3] = {gx.Bytes(), gw.Bytes(), gb.Bytes()};
       for (int i = 0; i < 3; ++i) {
         if (first[i].empty()) {
           first[i] = now[i];
@@ -113,22 +116,23 @@ TEST_F(ConvTbcDeterminismTest, BitwiseEqualAcrossIsas) {
 
 TEST_F(ConvTbcDeterminismTest, RepeatableExecutorWithRebinding) {
   const ConvShape s{30, 8, 70, 90, 3, 1};
-  DeviceTensor dy({s.t_out(), s.batch, s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
-  DeviceTensor x({s.t_in, s.batch, s.c_in}, ACL_FLOAT, Layout::kContiguous, false);
-  DeviceTensor x2({s.t_in, s.batch, s.c_in}, ACL_FLOAT, Layout::kContiguous, false);
-  DeviceTensor w({s.taps, s.c_in, s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
-  DeviceTensor bias({s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
-  DeviceTensor gx({s.t_in, s.batch, s.c_in}, ACL_FLOAT, Layout::kContiguous, true);
-  DeviceTensor gw({s.taps, s.c_in, s.c_out}, ACL_FLOAT, Layout::kContiguous, true);
-  DeviceTensor gw2({s.taps, s.c_in, s.c_out}, ACL_FLOAT, Layout::kContiguous, true);
-  DeviceTensor gb({s.c_out}, ACL_FLOAT, Layout::kContiguous, true);
+  DeviceTensor dy =
+      ConvTbcTensor({s.t_out(), s.batch, s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
+  DeviceTensor x = ConvTbcTensor({s.t_in, s.batch, s.c_in}, ACL_FLOAT, Layout::kContiguous, false);
+  DeviceTensor x2 = ConvTbcTensor({s.t_in, s.batch, s.c_in}, ACL_FLOAT, Layout::kContiguous, false);
+  DeviceTensor w = ConvTbcTensor({s.taps, s.c_in, s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
+  DeviceTensor bias = ConvTbcTensor({s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
+  DeviceTensor gx = ConvTbcTensor({s.t_in, s.batch, s.c_in}, ACL_FLOAT, Layout::kContiguous, true);
+  DeviceTensor gw = ConvTbcTensor({s.taps, s.c_in, s.c_out}, ACL_FLOAT, Layout::kContiguous, true);
+  DeviceTensor gw2 = ConvTbcTensor({s.taps, s.c_in, s.c_out}, ACL_FLOAT, Layout::kContiguous, true);
+  DeviceTensor gb = ConvTbcTensor({s.c_out}, ACL_FLOAT, Layout::kContiguous, true);
   std::mt19937 rng(5);
-  dy.Fill(&rng);
-  x.Fill(&rng);
-  w.Fill(&rng);
-  std::vector<float> xv = x.Read();
+  dy.FillUniform(&rng, -1.0f, 1.0f);
+  x.FillUniform(&rng, -1.0f, 1.0f);
+  w.FillUniform(&rng, -1.0f, 1.0f);
+  std::vector<float> xv = x.Values();
   for (float& v : xv) v *= 2.0f;  // exact: gradWeight doubles exactly
-  x2.FillValues(xv);
+  x2.Fill(xv);
   uint64_t ws = 0;
   aclOpExecutor* ex = nullptr;
   ASSERT_EQ(aclnnConvTbcBackwardGetWorkspaceSize(dy.tensor(), x.tensor(), w.tensor(), bias.tensor(),
@@ -142,14 +146,14 @@ TEST_F(ConvTbcDeterminismTest, RepeatableExecutorWithRebinding) {
   }
   ASSERT_EQ(aclnnConvTbcBackward(wsp, ws, ex, stream_), 0);
   ASSERT_EQ(aclrtSynchronizeStream(stream_), 0);
-  const std::vector<float> gw_first = gw.Read();
+  const std::vector<float> gw_first = gw.Values();
   // Rebind input (index 1) and gradWeight (output index 1), run again.
   ASSERT_EQ(aclSetInputTensorAddr(ex, 1, x.tensor(), x2.data()), 0);
   ASSERT_EQ(aclSetOutputTensorAddr(ex, 1, gw.tensor(), gw2.data()), 0);
   ASSERT_EQ(aclnnConvTbcBackward(wsp, ws, ex, stream_), 0);
   ASSERT_EQ(aclrtSynchronizeStream(stream_), 0);
-  const std::vector<float> gw_second = gw2.Read();
-  EXPECT_EQ(gw.Read(), gw_first);  // the old binding was not written again
+  const std::vector<float> gw_second = gw2.Values();
+  EXPECT_EQ(gw.Values(), gw_first);  // the old binding was not written again
   for (size_t i = 0; i < gw_first.size(); ++i) ASSERT_EQ(gw_second[i], 2.0f * gw_first[i]) << i;
   EXPECT_EQ(aclDestroyAclOpExecutor(ex), 0);
   if (wsp != nullptr) aclrtFree(wsp);

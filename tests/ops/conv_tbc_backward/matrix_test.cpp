@@ -73,18 +73,24 @@ class ConvTbcMatrixTest : public RuntimeTest {
     const ConvShape& s = c.shape;
     const Dtypes& d = c.dtypes;
     const int64_t t_out = s.t_out();
-    DeviceTensor dy({t_out, s.batch, s.c_out}, d.self, c.layout, false, ACL_FORMAT_NCL);
-    DeviceTensor x({s.t_in, s.batch, s.c_in}, d.input, c.layout, false, ACL_FORMAT_NCL);
-    DeviceTensor w({s.taps, s.c_in, s.c_out}, d.weight, c.layout, false);
-    DeviceTensor bias({s.c_out}, d.bias, c.layout, false);
-    DeviceTensor gx({s.t_in, s.batch, s.c_in}, d.gx, c.layout, true, ACL_FORMAT_NCL);
-    DeviceTensor gw({s.taps, s.c_in, s.c_out}, d.gw, c.layout, true);
-    DeviceTensor gb({s.c_out}, d.gb, c.layout, true);
+    DeviceTensor dy =
+        ConvTbcTensor({t_out, s.batch, s.c_out}, d.self, c.layout, false, ACL_FORMAT_NCL);
+    DeviceTensor x =
+        ConvTbcTensor({s.t_in, s.batch, s.c_in}, d.input, c.layout, false, ACL_FORMAT_NCL);
+    DeviceTensor w = ConvTbcTensor({s.taps, s.c_in, s.c_out}, d.weight, c.layout, false);
+    DeviceTensor bias = ConvTbcTensor({s.c_out}, d.bias, c.layout, false);
+    DeviceTensor gx =
+        ConvTbcTensor({s.t_in, s.batch, s.c_in}, d.gx, c.layout, true, ACL_FORMAT_NCL);
+    DeviceTensor gw = ConvTbcTensor({s.taps, s.c_in, s.c_out}, d.gw, c.layout, true);
+    DeviceTensor gb = ConvTbcTensor({s.c_out}, d.gb, c.layout, true);
     std::mt19937 rng(static_cast<uint32_t>(s.t_in * 131 + s.c_in * 7 + s.c_out + c.cube));
-    const std::vector<float> dy_v = dy.Fill(&rng), x_v = x.Fill(&rng), w_v = w.Fill(&rng);
-    bias.Fill(&rng);
-    const std::vector<uint8_t> inputs_before[] = {dy.ReadBytes(), x.ReadBytes(), w.ReadBytes(),
-                                                  bias.ReadBytes()};
+    auto fill = [&rng](DeviceTensor* t) {
+      t->FillUniform(&rng, -1.0f, 1.0f);
+      return t->Values();
+    };
+    const std::vector<float> dy_v = fill(&dy), x_v = fill(&x), w_v = fill(&w);
+    fill(&bias);
+    const std::vector<uint8_t> inputs_before[] = {dy.Bytes(), x.Bytes(), w.Bytes(), bias.Bytes()};
 
     // Golden: the float64 reference fed the emulation-rounded inputs; gradBias from self as
     // stored.
@@ -112,16 +118,23 @@ class ConvTbcMatrixTest : public RuntimeTest {
     std::string failure;
     // cubeMathType 2 computes in FLOAT16: its result carries FLOAT16 rounding whatever the output.
     const aclDataType compute = c.cube == 2 ? ACL_FLOAT16 : ACL_FLOAT;
-    const std::vector<float> gx_v = gx.Read(), gw_v = gw.Read(), gb_v = gb.Read();
+    const std::vector<float> gx_v = gx.Values(), gw_v = gw.Values(), gb_v = gb.Values();
     failure += CheckMixedTolerance(Coarser(d.gx, compute), gx_v.data(), gx_g.data(), gx_v.size(),
                                    "gradInput");
     failure += CheckMixedTolerance(Coarser(d.gw, compute), gw_v.data(), gw_g.data(), gw_v.size(),
                                    "gradWeight");
     failure += CheckMixedTolerance(d.gb, gb_v.data(), gb_g.data(), gb_v.size(), "gradBias");
-    for (const DeviceTensor* t : {&gx, &gw, &gb}) failure += t->CheckGuards();
+    const char* names[] = {"gradInput", "gradWeight", "gradBias"};
+    const DeviceTensor* outs[] = {&gx, &gw, &gb};
+    for (int i = 0; i < 3; ++i) {
+      const int64_t damaged = outs[i]->DamagedCanaries();
+      if (damaged != 0)
+        failure += std::string(" ") + names[i] + ": " + std::to_string(damaged) +
+                   " bytes outside the view were written";
+    }
     const DeviceTensor* ins[] = {&dy, &x, &w, &bias};
     for (int i = 0; i < 4; ++i) {
-      if (ins[i]->ReadBytes() != inputs_before[i])
+      if (ins[i]->Bytes() != inputs_before[i])
         failure += " input " + std::to_string(i) + " changed";
     }
     return failure;
@@ -201,13 +214,14 @@ TEST_F(ConvTbcMatrixTest, TileEdges) {
 // reproduce the golden bit for bit.
 TEST_F(ConvTbcMatrixTest, SmallIntegersAreExact) {
   const ConvShape s{33, 9, 40, 600, 3, 2};
-  DeviceTensor dy({s.t_out(), s.batch, s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
-  DeviceTensor x({s.t_in, s.batch, s.c_in}, ACL_BF16, Layout::kContiguous, false);
-  DeviceTensor w({s.taps, s.c_in, s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
-  DeviceTensor bias({s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
-  DeviceTensor gx({s.t_in, s.batch, s.c_in}, ACL_FLOAT, Layout::kContiguous, true);
-  DeviceTensor gw({s.taps, s.c_in, s.c_out}, ACL_FLOAT, Layout::kContiguous, true);
-  DeviceTensor gb({s.c_out}, ACL_FLOAT, Layout::kContiguous, true);
+  DeviceTensor dy =
+      ConvTbcTensor({s.t_out(), s.batch, s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
+  DeviceTensor x = ConvTbcTensor({s.t_in, s.batch, s.c_in}, ACL_BF16, Layout::kContiguous, false);
+  DeviceTensor w = ConvTbcTensor({s.taps, s.c_in, s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
+  DeviceTensor bias = ConvTbcTensor({s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
+  DeviceTensor gx = ConvTbcTensor({s.t_in, s.batch, s.c_in}, ACL_FLOAT, Layout::kContiguous, true);
+  DeviceTensor gw = ConvTbcTensor({s.taps, s.c_in, s.c_out}, ACL_FLOAT, Layout::kContiguous, true);
+  DeviceTensor gb = ConvTbcTensor({s.c_out}, ACL_FLOAT, Layout::kContiguous, true);
   auto ints = [](int64_t n, int mod) {
     std::vector<float> v(n);
     for (int64_t i = 0; i < n; ++i) v[i] = static_cast<float>((i * 7919) % mod - mod / 2);
@@ -215,9 +229,9 @@ TEST_F(ConvTbcMatrixTest, SmallIntegersAreExact) {
   };
   const std::vector<float> dy_v = ints(dy.numel(), 7), x_v = ints(x.numel(), 5),
                            w_v = ints(w.numel(), 3);
-  dy.FillValues(dy_v);
-  x.FillValues(x_v);
-  w.FillValues(w_v);
+  dy.Fill(dy_v);
+  x.Fill(x_v);
+  w.Fill(w_v);
   std::vector<double> dyd(dy_v.begin(), dy_v.end()), xd(x_v.begin(), x_v.end()),
       wd(w_v.begin(), w_v.end());
   std::vector<double> gx_g(xd.size()), gw_g(wd.size()), gb_g(s.c_out);
@@ -227,7 +241,7 @@ TEST_F(ConvTbcMatrixTest, SmallIntegersAreExact) {
                                      gx.tensor(), gw.tensor(), gb.tensor(), stream_);
   ASSERT_EQ(r.phase1, 0) << r.message;
   ASSERT_EQ(r.phase2, 0) << r.message;
-  const std::vector<float> gx_v = gx.Read(), gw_v = gw.Read(), gb_v = gb.Read();
+  const std::vector<float> gx_v = gx.Values(), gw_v = gw.Values(), gb_v = gb.Values();
   for (size_t i = 0; i < gx_v.size(); ++i) ASSERT_EQ(gx_v[i], gx_g[i]) << "gradInput " << i;
   for (size_t i = 0; i < gw_v.size(); ++i) ASSERT_EQ(gw_v[i], gw_g[i]) << "gradWeight " << i;
   for (size_t i = 0; i < gb_v.size(); ++i) ASSERT_EQ(gb_v[i], gb_g[i]) << "gradBias " << i;
@@ -238,48 +252,37 @@ TEST_F(ConvTbcMatrixTest, SmallIntegersAreExact) {
 // make both exact.
 TEST_F(ConvTbcMatrixTest, SelfOverlappingOutputsAreWrittenInRowMajorOrder) {
   const ConvShape s{6, 3, 5, 4, 2, 1};
-  DeviceTensor dy({s.t_out(), s.batch, s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
-  DeviceTensor x({s.t_in, s.batch, s.c_in}, ACL_FLOAT, Layout::kContiguous, false);
-  DeviceTensor w({s.taps, s.c_in, s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
-  DeviceTensor bias({s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
+  DeviceTensor dy =
+      ConvTbcTensor({s.t_out(), s.batch, s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
+  DeviceTensor x = ConvTbcTensor({s.t_in, s.batch, s.c_in}, ACL_FLOAT, Layout::kContiguous, false);
+  DeviceTensor w = ConvTbcTensor({s.taps, s.c_in, s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
+  DeviceTensor bias = ConvTbcTensor({s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
   auto ints = [](int64_t n, int mod) {
     std::vector<float> v(n);
     for (int64_t i = 0; i < n; ++i) v[i] = static_cast<float>((i * 31) % mod - mod / 2);
     return v;
   };
-  dy.FillValues(ints(dy.numel(), 9));
-  x.FillValues(ints(x.numel(), 7));
-  w.FillValues(ints(w.numel(), 5));
+  dy.Fill(ints(dy.numel(), 9));
+  x.Fill(ints(x.numel(), 7));
+  w.Fill(ints(w.numel(), 5));
   std::vector<std::vector<uint8_t>> results;
   for (const char* impl : {"cpu_gemm", "reference"}) {
-    void* storage[3];
-    const int64_t elems[3] = {s.batch * s.c_in, s.c_in * s.c_out, 1};
-    for (int i = 0; i < 3; ++i) {
-      ASSERT_EQ(aclrtMalloc(&storage[i], elems[i] * 4, ACL_MEM_MALLOC_HUGE_FIRST), 0);
-      aclrtMemset(storage[i], elems[i] * 4, 0, elems[i] * 4);
-    }
-    const int64_t gx_shape[3] = {s.t_in, s.batch, s.c_in}, gx_strides[3] = {0, s.c_in, 1};
-    const int64_t gw_shape[3] = {s.taps, s.c_in, s.c_out}, gw_strides[3] = {0, s.c_out, 1};
-    const int64_t gb_shape[1] = {s.c_out}, gb_strides[1] = {0};
-    aclTensor* gx = aclCreateTensor(gx_shape, 3, ACL_FLOAT16, gx_strides, 0, ACL_FORMAT_ND,
-                                    &elems[0], 1, storage[0]);
-    aclTensor* gw = aclCreateTensor(gw_shape, 3, ACL_FLOAT, gw_strides, 0, ACL_FORMAT_ND, &elems[1],
-                                    1, storage[1]);
-    aclTensor* gb = aclCreateTensor(gb_shape, 1, ACL_BF16, gb_strides, 0, ACL_FORMAT_ND, &elems[2],
-                                    1, storage[2]);
+    // gradInput repeats over time, gradWeight over taps, gradBias everywhere.
+    DeviceTensor gx({s.t_in, s.batch, s.c_in}, ACL_FLOAT16, TensorLayout::Explicit({0, s.c_in, 1}));
+    DeviceTensor gw({s.taps, s.c_in, s.c_out}, ACL_FLOAT, TensorLayout::Explicit({0, s.c_out, 1}));
+    DeviceTensor gb({s.c_out}, ACL_BF16, TensorLayout::Explicit({0}));
     setenv("OPENACLNN_FORCE_IMPL", (std::string("conv_tbc_backward=") + impl).c_str(), 1);
     CallResult r = CallConvTbcBackward(dy.tensor(), x.tensor(), w.tensor(), bias.tensor(), s.pad, 0,
-                                       gx, gw, gb, stream_);
+                                       gx.tensor(), gw.tensor(), gb.tensor(), stream_);
     ASSERT_EQ(r.phase1, 0) << r.message;
     ASSERT_EQ(r.phase2, 0) << r.message;
     std::vector<uint8_t> bytes;
-    for (int i = 0; i < 3; ++i) {
-      std::vector<uint8_t> host(elems[i] * 4);
-      aclrtMemcpy(host.data(), host.size(), storage[i], host.size(), ACL_MEMCPY_DEVICE_TO_HOST);
-      bytes.insert(bytes.end(), host.begin(), host.end());
-      aclrtFree(storage[i]);
+    for (const DeviceTensor* t : {&gx, &gw, &gb}) {
+      EXPECT_FALSE(t->Untouched()) << impl;        // the view was written
+      EXPECT_EQ(t->DamagedCanaries(), 0) << impl;  // and nothing beside it
+      const std::vector<uint8_t> storage = t->Bytes();
+      bytes.insert(bytes.end(), storage.begin(), storage.end());
     }
-    for (aclTensor* t : {gx, gw, gb}) aclDestroyTensor(t);
     results.push_back(bytes);
   }
   EXPECT_TRUE(results[0] == results[1]);

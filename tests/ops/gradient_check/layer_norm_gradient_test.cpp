@@ -113,8 +113,9 @@ TEST_F(LayerNormGradientCheck, BackwardMatchesCentralDifferencesOfForward) {
                              nullptr, nullptr),
                 ACLNN_SUCCESS)
           << RecentError();
+      const std::vector<float> y = out.Values();
       double l = 0;
-      for (int64_t i = 0; i < out.numel(); ++i) l += g[i] * out.Get(i);
+      for (int64_t i = 0; i < out.numel(); ++i) l += g[i] * y[i];
       return l;
     };
     // Central differences with Richardson extrapolation: (4 D(h/2) - D(h)) / 3. The perturbed
@@ -176,11 +177,14 @@ TEST_F(LayerNormGradientCheck, ForwardStatisticsFeedTheBackward) {
     DeviceTensor mean({m}, c.stat), rstd({m}, c.stat);
     DeviceTensor dx(c.shape, c.dtype), dw(norm, ACL_FLOAT), db(norm, ACL_FLOAT);
     std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-    std::vector<double> xv(x.numel()), dyv(x.numel());
-    for (int64_t i = 0; i < x.numel(); ++i) {
-      xv[i] = x.Set(i, c.center + u(rng));
-      dyv[i] = dy.Set(i, u(rng));
+    std::vector<float> x_drawn(static_cast<size_t>(x.numel())), dy_drawn(x_drawn.size());
+    for (size_t i = 0; i < x_drawn.size(); ++i) {
+      x_drawn[i] = c.center + u(rng);
+      dy_drawn[i] = u(rng);
     }
+    x.Fill(x_drawn);
+    dy.Fill(dy_drawn);
+    const std::vector<double> xv = x.ValuesDouble(), dyv = dy.ValuesDouble();
     const std::vector<double> wv = w.FillUniform(&rng, -1.0f, 1.0f);
     ASSERT_EQ(RunLayerNorm(Variant::kLayerNorm, x.get(), norm, w.get(), nullptr, 1e-5, out.get(),
                            mean.get(), rstd.get()),
@@ -193,7 +197,7 @@ TEST_F(LayerNormGradientCheck, ForwardStatisticsFeedTheBackward) {
     std::vector<double> gy, gmean, grstd, gdx, gdw, gdb;
     GoldenLayerNorm(m, n, xv, wv, {}, 1e-5, &gy, &gmean, &grstd);
     GoldenBackward(m, n, dyv, xv, gmean, grstd, wv, &gdx, &gdw, &gdb);
-    const std::vector<float> adx = dx.ReadAll(), adw = dw.ReadAll(), adb = db.ReadAll();
+    const std::vector<float> adx = dx.Values(), adw = dw.Values(), adb = db.Values();
     EXPECT_EQ(test::CheckMixedTolerance(c.dtype, adx.data(), gdx.data(), m * n, "gradInput"), "");
     EXPECT_EQ(test::CheckMixedTolerance(ACL_FLOAT, adw.data(), gdw.data(), n, "gradWeight"), "");
     EXPECT_EQ(test::CheckMixedTolerance(ACL_FLOAT, adb.data(), gdb.data(), n, "gradBias"), "");

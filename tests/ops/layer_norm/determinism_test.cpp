@@ -31,7 +31,9 @@ std::vector<float> RunOnce(const Problem& p, const Layout& layout) {
   std::mt19937 rng(7);
   DeviceTensor x(p.shape, p.in, layout);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  for (int64_t i = 0; i < x.numel(); ++i) x.Set(i, 3.0f + u(rng));
+  std::vector<float> xv(static_cast<size_t>(x.numel()));
+  for (float& v : xv) v = 3.0f + u(rng);
+  x.Fill(xv);
   DeviceTensor w(norm, p.param);
   DeviceTensor b(norm, p.param);
   w.FillUniform(&rng, -1.0f, 1.0f);
@@ -43,9 +45,9 @@ std::vector<float> RunOnce(const Problem& p, const Layout& layout) {
                          mean.get(), rstd.get()),
             ACLNN_SUCCESS)
       << test::RecentError();
-  std::vector<float> all = out.ReadAll();
-  for (float v : mean.ReadAll()) all.push_back(v);
-  for (float v : rstd.ReadAll()) all.push_back(v);
+  std::vector<float> all = out.Values();
+  for (float v : mean.Values()) all.push_back(v);
+  for (float v : rstd.Values()) all.push_back(v);
   return all;
 }
 
@@ -117,9 +119,9 @@ TEST_F(LayerNormDeterminism, ImplModesAndVariantsGiveTheSameBits) {
                            rstd.get(), mode),
               ACLNN_SUCCESS)
         << test::RecentError();
-    std::vector<float> all = out.ReadAll();
-    for (float v : mean.ReadAll()) all.push_back(v);
-    for (float v : rstd.ReadAll()) all.push_back(v);
+    std::vector<float> all = out.Values();
+    for (float v : mean.Values()) all.push_back(v);
+    for (float v : rstd.Values()) all.push_back(v);
     if (expected.empty()) {
       expected = all;
     } else {

@@ -1,12 +1,13 @@
 #pragma once
 // LayerNorm forward test helpers: the two-phase call of each variant and a dense float64 golden.
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "aclnnop/aclnn_layer_norm.h"
-#include "ops/layer_norm/fwd_test_tensor.h"
+#include "ops/layer_norm/fwd_test_util.h"
 
 namespace openaclnn::fwd_test {
 

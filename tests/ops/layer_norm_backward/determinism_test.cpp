@@ -36,30 +36,30 @@ std::vector<float> RunOnce(const Problem& p, Layout layout, bool params_only = f
   for (int i = 0; i < begin; ++i) m *= p.shape[i];
   const std::vector<int64_t> norm(p.shape.begin() + begin, p.shape.end());
   std::mt19937 rng(42);
-  DeviceTensor dy(p.shape, p.in, begin, layout);
-  DeviceTensor x(p.shape, p.in, begin, layout);
-  DeviceTensor mean({m}, ACL_FLOAT, 0, Layout::kContiguous);
-  DeviceTensor rstd({m}, ACL_FLOAT, 0, Layout::kContiguous);
+  DeviceTensor dy(p.shape, p.in, RowLayout(layout, p.shape, begin));
+  DeviceTensor x(p.shape, p.in, RowLayout(layout, p.shape, begin));
+  DeviceTensor mean({m}, ACL_FLOAT);
+  DeviceTensor rstd({m}, ACL_FLOAT);
   dy.FillUniform(&rng, -1.0f, 1.0f);
   x.FillUniform(&rng, -3.0f, 2.0f);
   mean.FillUniform(&rng, -0.6f, -0.4f);
   rstd.FillUniform(&rng, 0.6f, 0.7f);
   std::unique_ptr<DeviceTensor> w;
   if (p.w != ACL_DT_UNDEFINED) {
-    w = std::make_unique<DeviceTensor>(norm, p.w, 0, Layout::kContiguous);
+    w = std::make_unique<DeviceTensor>(norm, p.w);
     w->FillUniform(&rng, -1.0f, 1.0f);
   }
-  DeviceTensor dx(p.shape, p.dx, begin, layout);
-  DeviceTensor gw(norm, p.param, 0, Layout::kContiguous);
-  DeviceTensor gb(norm, p.param, 0, Layout::kContiguous);
+  DeviceTensor dx(p.shape, p.dx, RowLayout(layout, p.shape, begin));
+  DeviceTensor gw(norm, p.param);
+  DeviceTensor gb(norm, p.param);
   const bool mask[3] = {!params_only, true, true};
   EXPECT_EQ(
       RunLayerNormBackward(dy.get(), x.get(), norm, mean.get(), rstd.get(), w ? w->get() : nullptr,
                            nullptr, mask, params_only ? nullptr : dx.get(), gw.get(), gb.get()),
       ACLNN_SUCCESS);
-  std::vector<float> out = params_only ? std::vector<float>() : dx.ReadAll();
-  for (float v : gw.ReadAll()) out.push_back(v);
-  for (float v : gb.ReadAll()) out.push_back(v);
+  std::vector<float> out = params_only ? std::vector<float>() : dx.Values();
+  for (float v : gw.Values()) out.push_back(v);
+  for (float v : gb.Values()) out.push_back(v);
   return out;
 }
 
@@ -174,10 +174,10 @@ TEST(LayerNormBackwardDeterminism, RowsPrefetchedIntoL1OrL2) {
 TEST(LayerNormBackwardDeterminism, Bf16GradInputAcrossTheFloatRange) {
   const int64_t m = 48, n = 100;  // three whole 32-element blocks and a partial one per row
   std::mt19937 rng(3);
-  DeviceTensor dy({m, n}, ACL_BF16, 1, Layout::kContiguous);
-  DeviceTensor x({m, n}, ACL_BF16, 1, Layout::kContiguous);
-  DeviceTensor mean({m}, ACL_FLOAT, 0, Layout::kContiguous);
-  DeviceTensor rstd({m}, ACL_FLOAT, 0, Layout::kContiguous);
+  DeviceTensor dy({m, n}, ACL_BF16);
+  DeviceTensor x({m, n}, ACL_BF16);
+  DeviceTensor mean({m}, ACL_FLOAT);
+  DeviceTensor rstd({m}, ACL_FLOAT);
   dy.FillUniform(&rng, -1.0f, 1.0f);
   x.FillUniform(&rng, -1.0f, 1.0f);
   for (int64_t r = 0; r < m; ++r) {
@@ -189,11 +189,11 @@ TEST(LayerNormBackwardDeterminism, Bf16GradInputAcrossTheFloatRange) {
   const std::vector<int64_t> norm = {n};
   const bool mask[3] = {true, false, false};
   auto run = [&](aclDataType dx_type) {
-    DeviceTensor dx({m, n}, dx_type, 1, Layout::kContiguous);
+    DeviceTensor dx({m, n}, dx_type);
     EXPECT_EQ(RunLayerNormBackward(dy.get(), x.get(), norm, mean.get(), rstd.get(), nullptr,
                                    nullptr, mask, dx.get(), nullptr, nullptr),
               ACLNN_SUCCESS);
-    return dx.ReadAll();
+    return dx.Values();
   };
   for (const std::string& isa : cpu::AvailableIsas()) {
     ASSERT_TRUE(cpu::SetIsaCap(isa));
@@ -221,12 +221,12 @@ TEST(LayerNormBackwardDeterminism, Bf16GradInputAcrossTheFloatRange) {
 // Running the same executor many times (repeatable) gives the same bytes every time.
 TEST(LayerNormBackwardDeterminism, RepeatableExecutor) {
   std::mt19937 rng(7);
-  DeviceTensor dy({40, 300}, ACL_FLOAT, 1, Layout::kContiguous);
-  DeviceTensor x({40, 300}, ACL_FLOAT, 1, Layout::kContiguous);
-  DeviceTensor mean({40, 1}, ACL_FLOAT, 0, Layout::kContiguous);
-  DeviceTensor rstd({40, 1}, ACL_FLOAT, 0, Layout::kContiguous);
-  DeviceTensor dx({40, 300}, ACL_FLOAT, 1, Layout::kContiguous);
-  DeviceTensor gw({300}, ACL_FLOAT, 0, Layout::kContiguous);
+  DeviceTensor dy({40, 300}, ACL_FLOAT);
+  DeviceTensor x({40, 300}, ACL_FLOAT);
+  DeviceTensor mean({40, 1}, ACL_FLOAT);
+  DeviceTensor rstd({40, 1}, ACL_FLOAT);
+  DeviceTensor dx({40, 300}, ACL_FLOAT);
+  DeviceTensor gw({300}, ACL_FLOAT);
   for (DeviceTensor* t : {&dy, &x, &mean, &rstd}) t->FillUniform(&rng, 0.5f, 1.0f);
   const int64_t norm[1] = {300};
   const bool mask[3] = {true, true, false};
@@ -245,8 +245,8 @@ TEST(LayerNormBackwardDeterminism, RepeatableExecutor) {
   for (int run = 0; run < 3; ++run) {
     ASSERT_EQ(aclnnLayerNormBackward(workspace, ws, ex, TestStream()), ACLNN_SUCCESS);
     ASSERT_EQ(aclrtSynchronizeStream(TestStream()), ACL_SUCCESS);
-    std::vector<float> out = dx.ReadAll();
-    for (float v : gw.ReadAll()) out.push_back(v);
+    std::vector<float> out = dx.Values();
+    for (float v : gw.Values()) out.push_back(v);
     if (run == 0) {
       first = out;
     } else {
@@ -272,14 +272,14 @@ TEST(LayerNormBackwardDeterminism, WorkspaceAtAnyAddress) {
                         Case{300, 768, ACL_BF16}, Case{40, 1000, ACL_FLOAT16}}) {
     SCOPED_TRACE(std::to_string(c.m) + " x " + std::to_string(c.n) + " " + DTypeName(c.dtype));
     std::mt19937 rng(11);
-    DeviceTensor dy({c.m, c.n}, c.dtype, 1, Layout::kContiguous);
-    DeviceTensor x({c.m, c.n}, c.dtype, 1, Layout::kContiguous);
-    DeviceTensor mean({c.m, 1}, ACL_FLOAT, 0, Layout::kContiguous);
-    DeviceTensor rstd({c.m, 1}, ACL_FLOAT, 0, Layout::kContiguous);
-    DeviceTensor w({c.n}, ACL_FLOAT, 0, Layout::kContiguous);
-    DeviceTensor dx({c.m, c.n}, c.dtype, 1, Layout::kContiguous);
-    DeviceTensor gw({c.n}, ACL_FLOAT, 0, Layout::kContiguous);
-    DeviceTensor gb({c.n}, ACL_FLOAT, 0, Layout::kContiguous);
+    DeviceTensor dy({c.m, c.n}, c.dtype);
+    DeviceTensor x({c.m, c.n}, c.dtype);
+    DeviceTensor mean({c.m, 1}, ACL_FLOAT);
+    DeviceTensor rstd({c.m, 1}, ACL_FLOAT);
+    DeviceTensor w({c.n}, ACL_FLOAT);
+    DeviceTensor dx({c.m, c.n}, c.dtype);
+    DeviceTensor gw({c.n}, ACL_FLOAT);
+    DeviceTensor gb({c.n}, ACL_FLOAT);
     for (DeviceTensor* t : {&dy, &x, &mean, &w}) t->FillUniform(&rng, -1.0f, 1.0f);
     rstd.FillUniform(&rng, 0.5f, 2.0f);
     const int64_t norm[1] = {c.n};
@@ -308,9 +308,9 @@ TEST(LayerNormBackwardDeterminism, WorkspaceAtAnyAddress) {
       void* workspace = static_cast<unsigned char*>(block) + offset;
       ASSERT_EQ(aclnnLayerNormBackward(workspace, ws, ex, TestStream()), ACLNN_SUCCESS);
       ASSERT_EQ(aclrtSynchronizeStream(TestStream()), ACL_SUCCESS);
-      std::vector<float> out = dx.ReadAll();
-      for (float v : gw.ReadAll()) out.push_back(v);
-      for (float v : gb.ReadAll()) out.push_back(v);
+      std::vector<float> out = dx.Values();
+      for (float v : gw.Values()) out.push_back(v);
+      for (float v : gb.Values()) out.push_back(v);
       if (offset == 0) {
         aligned_run = out;
       } else {

@@ -66,20 +66,22 @@ std::string RunCase(const Case& c) {
     stat_shape.resize(rank, 1);
   }
   std::mt19937 rng(c.seed);
-  DeviceTensor dy(c.shape, c.in, begin, c.dy_layout);
-  DeviceTensor x(c.shape, c.in, begin, c.x_layout);
-  DeviceTensor mean(stat_shape, c.stat, 0, Layout::kContiguous);
-  DeviceTensor rstd(stat_shape, c.stat, 0, Layout::kContiguous);
+  DeviceTensor dy(c.shape, c.in, RowLayout(c.dy_layout, c.shape, begin));
+  DeviceTensor x(c.shape, c.in, RowLayout(c.x_layout, c.shape, begin));
+  DeviceTensor mean(stat_shape, c.stat);
+  DeviceTensor rstd(stat_shape, c.stat);
   std::unique_ptr<DeviceTensor> w, b;
   const std::vector<double> dy_v = dy.FillUniform(&rng, -1.0f, 1.0f);
   // x with a per-row offset so |mean| is not small next to the spread.
-  std::vector<double> x_v(static_cast<size_t>(m * n));
+  std::vector<float> x_drawn(static_cast<size_t>(m * n));
   std::uniform_real_distribution<float> unit(-2.0f, 2.0f);
   for (int64_t r = 0; r < m; ++r) {
     const float shift = 0.5f * static_cast<float>(r % 7) - 1.5f;
-    for (int64_t k = 0; k < n; ++k) x_v[r * n + k] = x.Set(r * n + k, unit(rng) + shift);
+    for (int64_t k = 0; k < n; ++k) x_drawn[r * n + k] = unit(rng) + shift;
   }
-  std::vector<double> mean_v(m), rstd_v(m);
+  x.Fill(x_drawn);
+  const std::vector<double> x_v = x.ValuesDouble();
+  std::vector<float> mean_drawn(m), rstd_drawn(m);
   for (int64_t r = 0; r < m; ++r) {
     double s = 0, s2 = 0;
     for (int64_t k = 0; k < n; ++k) s += x_v[r * n + k];
@@ -87,31 +89,36 @@ std::string RunCase(const Case& c) {
     for (int64_t k = 0; k < n; ++k) s2 += (x_v[r * n + k] - mu) * (x_v[r * n + k] - mu);
     const double var = n > 0 ? s2 / n : 0;
     // N == 1 rows get a mean away from x: the result must still be exactly 0.
-    mean_v[r] = mean.Set(r, static_cast<float>(n == 1 ? mu + 0.75 : mu));
-    rstd_v[r] = rstd.Set(r, static_cast<float>(1.0 / std::sqrt(var + 1e-5)));
+    mean_drawn[r] = static_cast<float>(n == 1 ? mu + 0.75 : mu);
+    rstd_drawn[r] = static_cast<float>(1.0 / std::sqrt(var + 1e-5));
   }
+  mean.Fill(mean_drawn);
+  rstd.Fill(rstd_drawn);
+  const std::vector<double> mean_v = mean.ValuesDouble(), rstd_v = rstd.ValuesDouble();
   std::vector<double> w_v;
   const Layout param_layout = c.strided_params ? Layout::kStrided : Layout::kContiguous;
   if (c.weight != kNoWeight) {
     // A strided weight with the strided outputs: the kernel's weight row is then gathered
     // element by element, not copied as one run.
-    w = std::make_unique<DeviceTensor>(norm, c.weight == kFloatWeight ? ACL_FLOAT : c.in, 0,
-                                       param_layout);
+    w = std::make_unique<DeviceTensor>(norm, c.weight == kFloatWeight ? ACL_FLOAT : c.in,
+                                       RowLayout(param_layout, norm, 0));
     w_v = w->FillUniform(&rng, -1.5f, 1.5f);
   }
   if (c.seed % 2 == 0) {
-    b = std::make_unique<DeviceTensor>(norm, ACL_BF16, 0, Layout::kContiguous);
+    b = std::make_unique<DeviceTensor>(norm, ACL_BF16);
     b->FillUniform(&rng, -1.0f, 1.0f);
   }
   std::unique_ptr<DeviceTensor> outs[3];
   for (int i = 0; i < 3; ++i) {
     if (!c.mask[i] && !c.unmasked_given) continue;
     if (i == 0) {
-      outs[i] = std::make_unique<DeviceTensor>(c.shape, c.out[0], begin, c.dx_layout);
+      outs[i] =
+          std::make_unique<DeviceTensor>(c.shape, c.out[0], RowLayout(c.dx_layout, c.shape, begin));
     } else if (c.strided_params) {
-      outs[i] = std::make_unique<DeviceTensor>(norm, c.out[i], 0, param_layout);
+      outs[i] = std::make_unique<DeviceTensor>(norm, c.out[i], RowLayout(param_layout, norm, 0));
     } else {
-      outs[i] = std::make_unique<DeviceTensor>(std::vector<int64_t>{n}, c.out[i], 0, param_layout);
+      outs[i] = std::make_unique<DeviceTensor>(std::vector<int64_t>{n}, c.out[i],
+                                               RowLayout(param_layout, {n}, 0));
     }
   }
   const aclnnStatus status =
@@ -131,14 +138,14 @@ std::string RunCase(const Case& c) {
   for (int i = 0; i < 3; ++i) {
     if (!outs[i]) continue;
     if (!c.mask[i]) {
-      if (!outs[i]->AllUntouched()) failures += std::string(names[i]) + " written while unmasked; ";
+      if (!outs[i]->Untouched()) failures += std::string(names[i]) + " written while unmasked; ";
       continue;
     }
-    const std::vector<float> got = outs[i]->ReadAll();
+    const std::vector<float> got = outs[i]->Values();
     const std::string err = test::CheckMixedTolerance(c.out[i], got.data(), golden[i]->data(),
                                                       outs[i]->numel(), names[i]);
     if (!err.empty()) failures += err + "; ";
-    if (!outs[i]->GapsUntouched()) failures += std::string(names[i]) + " gap bytes written; ";
+    if (outs[i]->DamagedCanaries() != 0) failures += std::string(names[i]) + " gap bytes written; ";
     if (i == 0 && n == 1) {
       for (float v : got) {
         if (v != 0.0f || std::signbit(v)) {
