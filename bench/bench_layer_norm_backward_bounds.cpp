@@ -145,7 +145,7 @@ void KernelRows(Problem& p, bool params) {
   lnb::RowArgs a;
   a.n = p.n;
   a.n_pad = (p.n + lnb::kBlock - 1) / lnb::kBlock * lnb::kBlock;
-  a.in = a.dx = lnb::Elem::kBF16;
+  a.in = a.dx = openaclnn::ElemType::kBFloat16;
   a.want_dx = true;
   a.want_params = params;
   a.rows_contiguous = true;

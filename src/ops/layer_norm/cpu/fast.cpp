@@ -16,10 +16,6 @@ namespace {
 // change any result.
 constexpr int64_t kElementsPerTask = 16384;
 
-Elem ToElem(aclDataType t) {
-  return t == ACL_FLOAT16 ? Elem::kF16 : t == ACL_BF16 ? Elem::kBF16 : Elem::kF32;
-}
-
 class FastPlan : public Plan {
  public:
   FastPlan(const Problem& p, WorkspaceBooking* ws) : p_(p) {
@@ -27,8 +23,8 @@ class FastPlan : public Plan {
     RowArgs& a = args_;
     a.n = p.n;
     a.eps = p.eps;
-    a.in = ToElem(p.input.dtype);
-    a.out = ToElem(p.out.dtype);
+    a.in = ToElemType(p.input.dtype);
+    a.out = ToElemType(p.out.dtype);
     a.want_mean = p.has_mean;
     a.want_rstd = p.has_rstd;
     a.mean_type = p.has_mean ? p.mean.dtype : ACL_FLOAT;

@@ -33,36 +33,36 @@ using DU16 = hn::Rebind<uint16_t, DF>;
 using VF = hn::Vec<DF>;
 using VU = hn::Vec<DU>;
 
-template <Elem E>
+template <ElemType E>
 struct Storage {
   using T = uint16_t;
 };
 template <>
-struct Storage<Elem::kF32> {
+struct Storage<ElemType::kFloat32> {
   using T = float;
 };
 
 namespace cv = ::openaclnn::simd::HWY_NAMESPACE;
 
 // One element to float, exactly as Load converts it.
-template <Elem E>
+template <ElemType E>
 HWY_INLINE float ScalarToF32(typename Storage<E>::T v) {
-  if constexpr (E == Elem::kF32) {
+  if constexpr (E == ElemType::kFloat32) {
     return v;
-  } else if constexpr (E == Elem::kBF16) {
+  } else if constexpr (E == ElemType::kBFloat16) {
     return BFloat16ToFloat(v);
   } else {
     return HalfToFloat(v);
   }
 }
 
-template <Elem E>
+template <ElemType E>
 HWY_INLINE VF Load(DF d, const typename Storage<E>::T* p) {
-  if constexpr (E == Elem::kF32) {
+  if constexpr (E == ElemType::kFloat32) {
     return hn::LoadU(d, p);
   } else {
     const VU bits = hn::PromoteTo(DU(), hn::LoadU(DU16(), p));
-    if constexpr (E == Elem::kBF16) {
+    if constexpr (E == ElemType::kBFloat16) {
       return hn::BitCast(d, hn::ShiftLeft<16>(bits));
     } else {
       return cv::HalfBitsToF32(d, bits);
@@ -70,12 +70,12 @@ HWY_INLINE VF Load(DF d, const typename Storage<E>::T* p) {
   }
 }
 
-template <Elem E>
+template <ElemType E>
 HWY_INLINE void Store(DF d, VF v, typename Storage<E>::T* p) {
-  if constexpr (E == Elem::kF32) {
+  if constexpr (E == ElemType::kFloat32) {
     hn::StoreU(v, d, p);
   } else {
-    const VU bits = E == Elem::kBF16 ? cv::F32ToBf16Bits(d, v) : cv::F32ToHalfBits(d, v);
+    const VU bits = E == ElemType::kBFloat16 ? cv::F32ToBf16Bits(d, v) : cv::F32ToHalfBits(d, v);
     hn::StoreU(hn::DemoteTo(DU16(), hn::BitCast(DI(), bits)), DU16(), p);
   }
 }
@@ -93,7 +93,7 @@ HWY_INLINE float ReduceCanonical(DF d, VF* v, size_t vectors) {
   return lanes[0];
 }
 
-template <Elem EIn, Elem EOut>
+template <ElemType EIn, ElemType EOut>
 void RowsStreaming(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row_end) {
   using TIn = typename Storage<EIn>::T;
   using TOut = typename Storage<EOut>::T;
@@ -229,7 +229,7 @@ void RowsStreaming(const RowArgs& a, const RowPointers& p, int64_t row_begin, in
 // Rows of up to kStageMax elements: one sweep reads the row, converts it to fp32 minus x[0] into
 // an aligned buffer and accumulates the sum; the variance and the output passes then run on the
 // buffer. The arithmetic is that of RowsStreaming element for element, so both give the same bits.
-template <Elem EIn, Elem EOut>
+template <ElemType EIn, ElemType EOut>
 void RowsStaged(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row_end) {
   using TIn = typename Storage<EIn>::T;
   using TOut = typename Storage<EOut>::T;
@@ -344,7 +344,7 @@ void RowsStaged(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64
 // of the canonical accumulator becomes a vector over rows, summed over the blocks in order, and
 // the canonical tree s[c] += s[c + w] (w = kBlock/2 .. 1) runs across those vectors: the sums,
 // and so every output, have exactly the bits RowsStaged computes (the tests compare the two).
-template <Elem EIn, Elem EOut>
+template <ElemType EIn, ElemType EOut>
 void RowsTransposed(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row_end) {
   using TIn = typename Storage<EIn>::T;
   using TOut = typename Storage<EOut>::T;
@@ -418,7 +418,7 @@ void RowsTransposed(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
   }
 }
 
-template <Elem EIn, Elem EOut>
+template <ElemType EIn, ElemType EOut>
 void Rows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row_end) {
   if (a.n <= kTransposeMax && a.lead_simple && a.stat_simple && a.in_contiguous &&
       a.out_contiguous) {
@@ -430,26 +430,27 @@ void Rows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row
   }
 }
 
-template <Elem EIn>
+template <ElemType EIn>
 void DispatchOut(const RowArgs& a, const RowPointers& p, int64_t r0, int64_t r1) {
+  // The checker admits the three float types only; FLOAT is the default.
   switch (a.out) {
-    case Elem::kF32:
-      return Rows<EIn, Elem::kF32>(a, p, r0, r1);
-    case Elem::kF16:
-      return Rows<EIn, Elem::kF16>(a, p, r0, r1);
-    case Elem::kBF16:
-      return Rows<EIn, Elem::kBF16>(a, p, r0, r1);
+    case ElemType::kFloat16:
+      return Rows<EIn, ElemType::kFloat16>(a, p, r0, r1);
+    case ElemType::kBFloat16:
+      return Rows<EIn, ElemType::kBFloat16>(a, p, r0, r1);
+    default:
+      return Rows<EIn, ElemType::kFloat32>(a, p, r0, r1);
   }
 }
 
 void NormalizeRowsImpl(const RowArgs& a, const RowPointers& p, int64_t r0, int64_t r1) {
   switch (a.in) {
-    case Elem::kF32:
-      return DispatchOut<Elem::kF32>(a, p, r0, r1);
-    case Elem::kF16:
-      return DispatchOut<Elem::kF16>(a, p, r0, r1);
-    case Elem::kBF16:
-      return DispatchOut<Elem::kBF16>(a, p, r0, r1);
+    case ElemType::kFloat16:
+      return DispatchOut<ElemType::kFloat16>(a, p, r0, r1);
+    case ElemType::kBFloat16:
+      return DispatchOut<ElemType::kBFloat16>(a, p, r0, r1);
+    default:
+      return DispatchOut<ElemType::kFloat32>(a, p, r0, r1);
   }
 }
 

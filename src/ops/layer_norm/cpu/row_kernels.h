@@ -14,6 +14,7 @@
 #include <cstdint>
 
 #include "acl/acl_base.h"
+#include "api/elem_type.h"
 #include "api/strided.h"
 
 namespace openaclnn::layer_norm::cpu {
@@ -27,14 +28,12 @@ constexpr int64_t kMaxLanes = 16;
 // Rows up to this length (with simple addressing) are processed a vector of rows at a time.
 constexpr int64_t kTransposeMax = 64;
 
-enum class Elem : uint8_t { kF32 = 0, kF16 = 1, kBF16 = 2 };
-
 // Everything the row kernel needs except addresses; frozen in phase 1.
 struct RowArgs {
   int64_t n = 0;  // >= 1
   float eps = 0.0f;
-  Elem in = Elem::kF32;
-  Elem out = Elem::kF32;
+  ElemType in = ElemType::kFloat32;
+  ElemType out = ElemType::kFloat32;
   aclDataType mean_type = ACL_FLOAT;
   aclDataType rstd_type = ACL_FLOAT;
   bool want_mean = false;

@@ -35,10 +35,6 @@ void ForTasks(int64_t tasks, bool serial, const Fn& fn) {
   }
 }
 
-Elem ToElem(aclDataType t) {
-  return t == ACL_FLOAT16 ? Elem::kF16 : t == ACL_BF16 ? Elem::kBF16 : Elem::kF32;
-}
-
 // Collapses dims [from, to) of up to three views sharing those dims: drops size-1 dims and
 // merges neighbours that are contiguous with each other in every view.
 StridedDims Collapse(const int64_t* dims, int from, int to, const int64_t* const* strides,
@@ -123,10 +119,10 @@ class FastPlan : public Plan {
     const int64_t n = p.n;
     args_.n = n;
     args_.n_pad = (n + kBlock - 1) / kBlock * kBlock;
-    args_.in = ToElem(p.input.dtype);
-    args_.dx = ToElem(p.mask[0] ? p.grad_input.dtype : ACL_FLOAT);
-    args_.mean = ToElem(p.mean.dtype);
-    args_.rstd = ToElem(p.rstd.dtype);
+    args_.in = ToElemType(p.input.dtype);
+    args_.dx = ToElemType(p.mask[0] ? p.grad_input.dtype : ACL_FLOAT);
+    args_.mean = ToElemType(p.mean.dtype);
+    args_.rstd = ToElemType(p.rstd.dtype);
     args_.want_dx = p.mask[0];
     args_.want_params = p.AnyParamGrad();
     // Without gradInput, give its stride set dy's strides so it never blocks a merge.

@@ -14,13 +14,13 @@
 
 #include <cstdint>
 
+#include "api/elem_type.h"
+
 namespace openaclnn::layer_norm_backward::cpu {
 
 constexpr int64_t kBlock = 32;
 constexpr int64_t kSegmentBlocks = 64;
 constexpr int kMaxDims = 8;
-
-enum class Elem : uint8_t { kF32 = 0, kF16 = 1, kBF16 = 2 };
 
 // Dims with up to three stride sets (one per tensor sharing the dims), in elements.
 struct StridedDims {
@@ -61,10 +61,10 @@ class Odometer {
 struct RowArgs {
   int64_t n = 0;
   int64_t n_pad = 0;  // n rounded up to kBlock: the length of the weight and partial arrays
-  Elem in = Elem::kF32;
-  Elem dx = Elem::kF32;
-  Elem mean = Elem::kF32;
-  Elem rstd = Elem::kF32;
+  ElemType in = ElemType::kFloat32;
+  ElemType dx = ElemType::kFloat32;
+  ElemType mean = ElemType::kFloat32;
+  ElemType rstd = ElemType::kFloat32;
   bool want_dx = false;
   bool want_params = false;      // accumulate gradWeight and gradBias partials
   bool rows_contiguous = false;  // the row elements of dy, x (and dx) are adjacent

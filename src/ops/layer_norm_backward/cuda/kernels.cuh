@@ -22,14 +22,12 @@
 #include <type_traits>
 
 #include "aclnn/opdev/op_errno.h"
+#include "api/elem_type.h"
 #include "api/status.h"
 
 namespace openaclnn::layer_norm_backward::cuda {
 
 constexpr int kMaxDims = 8;
-
-// Element types a tensor may have, as a run-time value.
-enum class Dt : int32_t { kF32 = 0, kF16 = 1, kBF16 = 2 };
 
 // Dims (collapsed: no size-1 dims, neighbours merged where every stride set allows) with kSets
 // stride sets in elements, walked in row-major order.
@@ -55,10 +53,10 @@ struct RowParams {
   const void* weight = nullptr;  // nullptr: ones; otherwise N contiguous elements of weight_dt
   float* part_gw = nullptr;      // [chunks, n_pad] when want_gw
   float* part_gb = nullptr;      // [chunks, n_pad] when want_gb
-  Dt dx_dt = Dt::kF32;
-  Dt mean_dt = Dt::kF32;
-  Dt rstd_dt = Dt::kF32;
-  Dt weight_dt = Dt::kF32;
+  ElemType dx_dt = ElemType::kFloat32;
+  ElemType mean_dt = ElemType::kFloat32;
+  ElemType rstd_dt = ElemType::kFloat32;
+  ElemType weight_dt = ElemType::kFloat32;
   bool want_dx = false;
   bool want_gw = false;          // gradWeight partials (not for N == 1: gradWeight is 0 there)
   bool want_gb = false;          // gradBias partials
@@ -162,8 +160,8 @@ struct Io<__nv_bfloat16> {
 };
 
 // Two packed 16-bit values (element 2i in the low half) to floats; exact.
-__device__ __forceinline__ void Unpack16x2(uint32_t word, Dt dt, float* out) {
-  if (dt == Dt::kBF16) {
+__device__ __forceinline__ void Unpack16x2(uint32_t word, ElemType dt, float* out) {
+  if (dt == ElemType::kBFloat16) {
     out[0] = __uint_as_float(word << 16);
     out[1] = __uint_as_float(word & 0xffff0000u);
   } else {
@@ -176,9 +174,9 @@ __device__ __forceinline__ void Unpack16x2(uint32_t word, Dt dt, float* out) {
 }
 
 // Two floats to packed 16-bit values, each rounded to nearest even.
-__device__ __forceinline__ uint32_t Pack16x2(float lo, float hi, Dt dt) {
+__device__ __forceinline__ uint32_t Pack16x2(float lo, float hi, ElemType dt) {
   uint32_t word;
-  if (dt == Dt::kBF16) {
+  if (dt == ElemType::kBFloat16) {
     const __nv_bfloat162 h = __floats2bfloat162_rn(lo, hi);
     memcpy(&word, &h, sizeof(word));
   } else {
@@ -197,7 +195,8 @@ __device__ __forceinline__ void Unpack16Bytes(const uint4& raw, float* out) {
     out[2] = __uint_as_float(raw.z);
     out[3] = __uint_as_float(raw.w);
   } else {
-    constexpr Dt kDt = std::is_same_v<T, __nv_bfloat16> ? Dt::kBF16 : Dt::kF16;
+    constexpr ElemType kDt =
+        std::is_same_v<T, __nv_bfloat16> ? ElemType::kBFloat16 : ElemType::kFloat16;
     Unpack16x2(raw.x, kDt, out + 0);
     Unpack16x2(raw.y, kDt, out + 2);
     Unpack16x2(raw.z, kDt, out + 4);
@@ -205,23 +204,23 @@ __device__ __forceinline__ void Unpack16Bytes(const uint4& raw, float* out) {
   }
 }
 
-__device__ __forceinline__ float LoadAs(const void* base, Dt dt, int64_t i) {
+__device__ __forceinline__ float LoadAs(const void* base, ElemType dt, int64_t i) {
   switch (dt) {
-    case Dt::kF16:
+    case ElemType::kFloat16:
       return __half2float(static_cast<const __half*>(base)[i]);
-    case Dt::kBF16:
+    case ElemType::kBFloat16:
       return __bfloat162float(static_cast<const __nv_bfloat16*>(base)[i]);
     default:
       return static_cast<const float*>(base)[i];
   }
 }
 
-__device__ __forceinline__ void StoreAs(void* base, Dt dt, int64_t i, float v) {
+__device__ __forceinline__ void StoreAs(void* base, ElemType dt, int64_t i, float v) {
   switch (dt) {
-    case Dt::kF16:
+    case ElemType::kFloat16:
       static_cast<__half*>(base)[i] = __float2half_rn(v);
       break;
-    case Dt::kBF16:
+    case ElemType::kBFloat16:
       static_cast<__nv_bfloat16*>(base)[i] = __float2bfloat16_rn(v);
       break;
     default:
@@ -301,7 +300,7 @@ __device__ __forceinline__ void LoadWeight(const RowParams& p, int64_t c0, float
     // c0 is a multiple of kVec (>= 4): 4 elements are 16 (FLOAT) or 8 (16-bit) aligned bytes.
 #pragma unroll
     for (int q = 0; q < kVec / 4; ++q) {
-      if (p.weight_dt == Dt::kF32) {
+      if (p.weight_dt == ElemType::kFloat32) {
         const float4 f =
             *reinterpret_cast<const float4*>(static_cast<const float*>(p.weight) + c0 + 4 * q);
         w[4 * q + 0] = f.x;
@@ -328,7 +327,7 @@ __device__ __forceinline__ void StoreDx(const RowParams& p, int64_t row_off, int
                                         const float (&v)[kVec]) {
   if (p.contiguous_rows && p.vec_rows && c0 + kVec <= p.n) {
     const int64_t at = row_off + c0;  // a multiple of kVec: aligned for the pieces below
-    if (p.dx_dt == Dt::kF32) {
+    if (p.dx_dt == ElemType::kFloat32) {
 #pragma unroll
       for (int q = 0; q < kVec / 4; ++q) {
         *reinterpret_cast<float4*>(static_cast<float*>(p.dx) + at + 4 * q) =

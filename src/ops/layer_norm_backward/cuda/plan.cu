@@ -31,10 +31,6 @@ constexpr int kFinishSlices = 8;
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t RoundUp(int64_t a, int64_t b) { return CeilDiv(a, b) * b; }
 
-Dt ToDt(aclDataType t) {
-  return t == ACL_FLOAT16 ? Dt::kF16 : t == ACL_BF16 ? Dt::kBF16 : Dt::kF32;
-}
-
 bool Aligned16(const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }
 
 // Collapses dims [from, to) of views sharing those dims: drops size-1 dims and merges neighbours
@@ -98,8 +94,8 @@ struct FinishParams {
   const float* part_gb = nullptr;  // nullptr: M == 0
   void* gw = nullptr;              // view element 0; nullptr when not wanted
   void* gb = nullptr;
-  Dt gw_dt = Dt::kF32;
-  Dt gb_dt = Dt::kF32;
+  ElemType gw_dt = ElemType::kFloat32;
+  ElemType gb_dt = ElemType::kFloat32;
   Strided<1> gw_view;
   Strided<1> gb_view;
 };
@@ -157,7 +153,7 @@ __global__ void __launch_bounds__(kFinishColumns* kFinishSlices)
 
 struct GatherParams {
   const void* weight = nullptr;
-  Dt dt = Dt::kF32;
+  ElemType dt = ElemType::kFloat32;
   int64_t n = 0;
   float* out = nullptr;
   Strided<1> view;
@@ -188,9 +184,9 @@ class CudaPlan final : public Plan {
     r.m = m;
     r.n = n;
     r.n_pad = RoundUp(std::max<int64_t>(n, 1), 32);
-    r.dx_dt = ToDt(p.mask[0] ? p.grad_input.dtype : ACL_FLOAT);
-    r.mean_dt = ToDt(p.mean.dtype);
-    r.rstd_dt = ToDt(p.rstd.dtype);
+    r.dx_dt = ToElemType(p.mask[0] ? p.grad_input.dtype : ACL_FLOAT);
+    r.mean_dt = ToElemType(p.mean.dtype);
+    r.rstd_dt = ToElemType(p.rstd.dtype);
     r.want_dx = p.mask[0];
     r.want_gw = p.mask[1] && n > 1 && m > 0;  // N == 1: gradWeight is exactly 0
     r.want_gb = p.mask[2] && m > 0;
@@ -244,11 +240,11 @@ class CudaPlan final : public Plan {
     finish_.n_pad = r.n_pad;
     finish_.chunks = r.chunks;
     if (p.mask[1]) {
-      finish_.gw_dt = ToDt(p.grad_weight.dtype);
+      finish_.gw_dt = ToElemType(p.grad_weight.dtype);
       finish_.gw_view = SingleView(p.grad_weight);
     }
     if (p.mask[2]) {
-      finish_.gb_dt = ToDt(p.grad_bias.dtype);
+      finish_.gb_dt = ToElemType(p.grad_bias.dtype);
       finish_.gb_view = SingleView(p.grad_bias);
     }
   }
@@ -277,17 +273,17 @@ class CudaPlan final : public Plan {
         if (gather_weight_) {
           GatherParams g;
           g.weight = weight;
-          g.dt = ToDt(p.weight.dtype);
+          g.dt = ToElemType(p.weight.dtype);
           g.n = p.n;
           g.out = WorkspaceBooking::At<float>(workspace, weight_offset_);
           g.view = weight_view_;
           GatherWeightKernel<<<GridFor(p.n, 256), 256, 0, stream>>>(g);
           OPENACLNN_RETURN_IF_ERROR(CheckLaunch("GatherWeightKernel (LayerNorm backward)"));
           r.weight = g.out;
-          r.weight_dt = Dt::kF32;
+          r.weight_dt = ElemType::kFloat32;
         } else {
           r.weight = weight;
-          r.weight_dt = ToDt(p.weight.dtype);
+          r.weight_dt = ToElemType(p.weight.dtype);
         }
         r.vec_weight = Aligned16(r.weight);
       }
