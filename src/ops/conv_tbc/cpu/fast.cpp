@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "api/dtype.h"
-#include "api/strided.h"
+#include "api/layout.h"
 #include "backend/cpu/isa.h"
 #include "backend/cpu/thread_pool.h"
 #include "kernels/cpu/gemm.h"

@@ -1,9 +1,10 @@
 #include "ops/layer_norm/cpu/fast.h"
 
 #include <algorithm>
+#include <array>
 
 #include "api/dtype.h"
-#include "api/strided.h"
+#include "api/layout.h"
 #include "backend/cpu/thread_pool.h"
 #include "ops/layer_norm/cpu/row_kernels.h"
 #include "ops/layer_norm/reference.h"
@@ -31,20 +32,27 @@ class FastPlan : public Plan {
     a.rstd_type = p.has_rstd ? p.rstd.dtype : ACL_FLOAT;
     a.in_contiguous = TrailingContiguous(p.input, p.begin);
     a.out_contiguous = TrailingContiguous(p.out, p.begin);
-    a.lead = MakeStridedDims(p.input, &p.out, 0, p.begin);
-    a.trail = MakeStridedDims(p.input, &p.out, p.begin, p.input.rank);
-    // mean and rstd share a shape when both are present.
-    if (p.has_mean) {
-      a.stat = MakeStridedDims(p.mean, p.has_rstd ? &p.rstd : nullptr, 0, p.mean.rank);
-    } else if (p.has_rstd) {
-      a.stat = MakeStridedDims(p.rstd, nullptr, 0, p.rstd.rank);
-      for (int i = 0; i < a.stat.rank; ++i) {
-        a.stat.strides[1][i] = a.stat.strides[0][i];
-        a.stat.strides[0][i] = 0;
-      }
+    const int64_t* io_sets[2] = {p.input.strides.data(), p.out.strides.data()};
+    a.lead = Uncollapsed<2>(p.input.dims.data(), 0, p.begin, io_sets);
+    a.trail = Uncollapsed<2>(p.input.dims.data(), p.begin, p.input.rank, io_sets);
+    // Row r starts at r * stride in every set when the dims collapse to at most one.
+    const MultiStrided<2> lead = Collapse<2>(p.input.dims.data(), 0, p.begin, io_sets);
+    MultiStrided<2> stat;
+    // mean and rstd share a shape when both are present; an absent one walks stride 0.
+    const TensorDesc* stat_view = p.has_mean ? &p.mean : p.has_rstd ? &p.rstd : nullptr;
+    if (stat_view != nullptr) {
+      const std::array<int64_t, kMaxRank> none{};
+      const int64_t* stat_sets[2] = {p.has_mean ? p.mean.strides.data() : none.data(),
+                                     p.has_rstd ? p.rstd.strides.data() : none.data()};
+      a.stat = Uncollapsed<2>(stat_view->dims.data(), 0, stat_view->rank, stat_sets);
+      stat = Collapse<2>(stat_view->dims.data(), 0, stat_view->rank, stat_sets);
     }
-    a.lead_simple = CollapseToOneStride(a.lead, a.lead_stride);
-    a.stat_simple = CollapseToOneStride(a.stat, a.stat_stride);
+    a.lead_simple = lead.rank <= 1;
+    a.stat_simple = stat.rank <= 1;
+    for (int k = 0; k < 2; ++k) {
+      a.lead_stride[k] = lead.InnerStride(k);
+      a.stat_stride[k] = stat.InnerStride(k);
+    }
     const int64_t n_pad = (p.n + kBlock - 1) / kBlock * kBlock;
     weight_ = ws->Book(sizeof(float) * n_pad);
     bias_ = ws->Book(sizeof(float) * n_pad);

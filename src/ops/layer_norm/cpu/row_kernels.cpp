@@ -111,15 +111,15 @@ void RowsStreaming(const RowArgs& a, const RowPointers& p, int64_t row_begin, in
 
   const TIn* x_base = static_cast<const TIn*>(p.x);
   TOut* y_base = static_cast<TOut*>(p.y);
-  Odometer lead(a.lead, row_begin);
-  Odometer stat(a.stat, row_begin);
+  LayoutOdometer<2> lead(a.lead, false, row_begin);
+  LayoutOdometer<2> stat(a.stat, false, row_begin);
   for (int64_t r = row_begin; r < row_end; ++r, lead.Next(), stat.Next()) {
     const TIn* x = x_base + lead.offset(0);
     TOut* y = y_base + lead.offset(1);
 
     // The block of x at column `col` with `valid` elements: in place when possible, otherwise
     // staged (zero padded). `trail` walks the strided layout; out offsets are recorded.
-    auto block_x = [&](Odometer* trail, int64_t col, int64_t valid, bool record_y) {
+    auto block_x = [&](LayoutOdometer<2>* trail, int64_t col, int64_t valid, bool record_y) {
       if (a.in_contiguous && !record_y) {
         if (valid == kBlock) return x + col;
         std::memcpy(sx, x + col, static_cast<size_t>(valid) * sizeof(TIn));
@@ -145,7 +145,7 @@ void RowsStreaming(const RowArgs& a, const RowPointers& p, int64_t row_begin, in
     const VF vshift = hn::Set(d, shift);
     for (size_t k = 0; k < vectors; ++k) total[k] = segment[k] = hn::Zero(d);
     {
-      Odometer trail(a.trail, 0);
+      LayoutOdometer<2> trail(a.trail, false, 0);
       for (int64_t b = 0; b < blocks; ++b) {
         const int64_t col = b * kBlock;
         const int64_t valid = n - col < kBlock ? n - col : kBlock;
@@ -173,7 +173,7 @@ void RowsStreaming(const RowArgs& a, const RowPointers& p, int64_t row_begin, in
     // Pass 2: the variance, as the mean of squared deviations (the row is in cache now).
     for (size_t k = 0; k < vectors; ++k) total[k] = segment[k] = hn::Zero(d);
     {
-      Odometer trail(a.trail, 0);
+      LayoutOdometer<2> trail(a.trail, false, 0);
       for (int64_t b = 0; b < blocks; ++b) {
         const int64_t col = b * kBlock;
         const int64_t valid = n - col < kBlock ? n - col : kBlock;
@@ -202,7 +202,7 @@ void RowsStreaming(const RowArgs& a, const RowPointers& p, int64_t row_begin, in
 
     // Pass 3: out = (x - mean) * rstd * weight + bias, one rounding to out's dtype.
     const bool walk = !a.in_contiguous || !a.out_contiguous;
-    Odometer trail(a.trail, 0);
+    LayoutOdometer<2> trail(a.trail, false, 0);
     for (int64_t b = 0; b < blocks; ++b) {
       const int64_t col = b * kBlock;
       const int64_t valid = n - col < kBlock ? n - col : kBlock;
@@ -247,8 +247,8 @@ void RowsStaged(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64
 
   const TIn* x_base = static_cast<const TIn*>(p.x);
   TOut* y_base = static_cast<TOut*>(p.y);
-  Odometer lead(a.lead, row_begin);
-  Odometer stat(a.stat, row_begin);
+  LayoutOdometer<2> lead(a.lead, false, row_begin);
+  LayoutOdometer<2> stat(a.stat, false, row_begin);
   for (int64_t r = row_begin; r < row_end; ++r, lead.Next(), stat.Next()) {
     const TIn* x = x_base + (a.lead_simple ? r * a.lead_stride[0] : lead.offset(0));
     TOut* y = y_base + (a.lead_simple ? r * a.lead_stride[1] : lead.offset(1));
@@ -257,7 +257,7 @@ void RowsStaged(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64
 
     // Sweep 1: stage x - x[0] (padded to whole blocks with zeros) and sum it block by block.
     for (size_t k = 0; k < vectors; ++k) total[k] = segment[k] = hn::Zero(d);
-    Odometer gather(a.trail, 0);
+    LayoutOdometer<2> gather(a.trail, false, 0);
     for (int64_t b = 0; b < blocks; ++b) {
       const int64_t col = b * kBlock;
       const TIn* src = x + col;
@@ -316,7 +316,7 @@ void RowsStaged(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64
     const VF vrstd = hn::Set(d, rstd);
 
     // The output, one rounding to out's dtype.
-    Odometer trail(a.trail, 0);
+    LayoutOdometer<2> trail(a.trail, false, 0);
     for (int64_t b = 0; b < blocks; ++b) {
       const int64_t col = b * kBlock;
       const bool direct = a.out_contiguous && col + kBlock <= n;

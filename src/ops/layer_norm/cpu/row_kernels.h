@@ -15,7 +15,7 @@
 
 #include "acl/acl_base.h"
 #include "api/elem_type.h"
-#include "api/strided.h"
+#include "api/layout.h"
 
 namespace openaclnn::layer_norm::cpu {
 
@@ -46,9 +46,9 @@ struct RowArgs {
   bool stat_simple = false;
   int64_t lead_stride[2] = {0, 0};
   int64_t stat_stride[2] = {0, 0};
-  StridedDims lead;   // leading dims; sets: input, out
-  StridedDims stat;   // mean/rstd view dims; sets: mean, rstd
-  StridedDims trail;  // trailing dims; sets: input, out
+  MultiStrided<2> lead;   // leading dims, uncollapsed; sets: input, out
+  MultiStrided<2> stat;   // mean/rstd view dims, uncollapsed; sets: mean, rstd
+  MultiStrided<2> trail;  // trailing dims, uncollapsed; sets: input, out
 };
 
 struct RowPointers {

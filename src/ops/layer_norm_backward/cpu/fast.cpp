@@ -35,41 +35,6 @@ void ForTasks(int64_t tasks, bool serial, const Fn& fn) {
   }
 }
 
-// Collapses dims [from, to) of up to three views sharing those dims: drops size-1 dims and
-// merges neighbours that are contiguous with each other in every view.
-StridedDims Collapse(const int64_t* dims, int from, int to, const int64_t* const* strides,
-                     int sets) {
-  StridedDims s;
-  for (int i = from; i < to; ++i) {
-    if (dims[i] == 1) continue;
-    if (s.rank > 0) {
-      const int last = s.rank - 1;
-      // Empty views may carry any strides and dims: products that overflow never merge.
-      int64_t merged_dim = 0;
-      bool mergeable = !__builtin_mul_overflow(s.dims[last], dims[i], &merged_dim);
-      for (int k = 0; k < sets && mergeable; ++k) {
-        int64_t reach = 0;
-        mergeable =
-            !__builtin_mul_overflow(strides[k][i], dims[i], &reach) && s.strides[k][last] == reach;
-      }
-      if (mergeable) {
-        s.dims[last] = merged_dim;
-        for (int k = 0; k < sets; ++k) s.strides[k][last] = strides[k][i];
-        continue;
-      }
-    }
-    s.dims[s.rank] = dims[i];
-    for (int k = 0; k < sets; ++k) s.strides[k][s.rank] = strides[k][i];
-    ++s.rank;
-  }
-  return s;
-}
-
-StridedDims SingleView(const TensorDesc& t) {
-  const int64_t* strides[1] = {t.strides.data()};
-  return Collapse(t.dims.data(), 0, t.rank, strides, 1);
-}
-
 // Columns [c0, c1) of a weight laid out as one run, as floats, into w[at(c)]. The per-column work
 // of small-M problems: a switch and an odometer step per element cost about as much as the rows
 // of (8, 4096) themselves.
@@ -129,11 +94,9 @@ class FastPlan : public Plan {
     const TensorDesc& dx_desc = p.mask[0] ? p.grad_input : p.grad_out;
     const int64_t* sets[3] = {p.grad_out.strides.data(), p.input.strides.data(),
                               dx_desc.strides.data()};
-    args_.lead = Collapse(p.input.dims.data(), 0, p.begin, sets, 3);
-    args_.trail = Collapse(p.input.dims.data(), p.begin, p.input.rank, sets, 3);
-    args_.rows_contiguous =
-        args_.trail.rank == 0 || (args_.trail.rank == 1 && args_.trail.strides[0][0] == 1 &&
-                                  args_.trail.strides[1][0] == 1 && args_.trail.strides[2][0] == 1);
+    args_.lead = Collapse<3>(p.input.dims.data(), 0, p.begin, sets);
+    args_.trail = Collapse<3>(p.input.dims.data(), p.begin, p.input.rank, sets);
+    args_.rows_contiguous = args_.trail.AllUnitStride();
     // Non-temporal stores pay once what one call streams (dy, x and dx) no longer fits in the
     // caches: dx's lines would be evicted before reuse anyway, and regular stores first read them
     // (machine.md: 23 -> 31 GB/s from DRAM on 2 threads). Below that they cost.
@@ -147,10 +110,10 @@ class FastPlan : public Plan {
     args_.narrow_stores = openaclnn::cpu::NarrowVectorStores();
     args_.prefetch_l2 = openaclnn::cpu::PrefetchRowsToL2();
     const int64_t* stat_sets[2] = {p.mean.strides.data(), p.rstd.strides.data()};
-    args_.stat = Collapse(p.mean.dims.data(), 0, p.mean.rank, stat_sets, 2);
-    weight_dims_ = p.has_weight ? SingleView(p.weight) : StridedDims();
-    gw_dims_ = p.mask[1] ? SingleView(p.grad_weight) : StridedDims();
-    gb_dims_ = p.mask[2] ? SingleView(p.grad_bias) : StridedDims();
+    args_.stat = Collapse<2>(p.mean.dims.data(), 0, p.mean.rank, stat_sets);
+    weight_dims_ = p.has_weight ? CollapsedView(p.weight) : MultiStrided<1>();
+    gw_dims_ = p.mask[1] ? CollapsedView(p.grad_weight) : MultiStrided<1>();
+    gb_dims_ = p.mask[2] ? CollapsedView(p.grad_bias) : MultiStrided<1>();
 
     rows_per_chunk_ = RowsPerChunk(p.m, n, args_.want_params);
     chunks_ = p.m == 0 ? 0 : (p.m + rows_per_chunk_ - 1) / rows_per_chunk_;
@@ -204,7 +167,7 @@ class FastPlan : public Plan {
         if (p.weight.IsContiguous()) {
           CopyWeightRun(weight, p.weight.dtype, c0, std::min(n, c1), swapped, at, w);
         } else {
-          Odometer<1> it(weight_dims_, c0);
+          LayoutOdometer<1> it(weight_dims_, false, c0);
           for (int64_t c = c0; c < std::min(n, c1); ++c, it.Next()) {
             w[at(c)] = LoadAsFloat(weight, p.weight.dtype, it.offset(0));
           }
@@ -285,7 +248,7 @@ class FastPlan : public Plan {
     constexpr int64_t kOneLanes = 8;
     float acc[kOneLanes] = {};
     const int64_t count = r1 - r0;
-    Odometer<3> lead(args_.lead, r0);
+    LayoutOdometer<3> lead(args_.lead, false, r0);
     if (args_.lead.rank <= 1) {
       const T* first = dy + lead.offset(0);
       const int64_t stride = args_.lead.rank == 1 ? args_.lead.strides[0][0] : 0;
@@ -305,7 +268,7 @@ class FastPlan : public Plan {
   void ZeroRowsOfOne(void* dx, int64_t r0, int64_t r1) const {
     const size_t size = DTypeSize(p_.grad_input.dtype);  // 0.0 is all zero bits in each dtype
     char* const base = static_cast<char*>(dx);
-    Odometer<3> lead(args_.lead, r0);
+    LayoutOdometer<3> lead(args_.lead, false, r0);
     if (args_.lead.rank <= 1) {
       const int64_t stride = args_.lead.rank == 1 ? args_.lead.strides[2][0] : 0;
       char* const first = base + lead.offset(2) * static_cast<int64_t>(size);
@@ -345,22 +308,22 @@ class FastPlan : public Plan {
     }
   }
 
-  static void StoreColumns(const float* acc, int64_t c0, int64_t c1, const StridedDims& dims,
+  static void StoreColumns(const float* acc, int64_t c0, int64_t c1, const MultiStrided<1>& dims,
                            const TensorDesc& desc, void* out) {
     if (desc.IsContiguous()) {
       StoreRun(acc, c0, c1, desc.dtype, out);
       return;
     }
-    Odometer<1> it(dims, c0);
+    LayoutOdometer<1> it(dims, false, c0);
     for (int64_t c = c0; c < c1; ++c, it.Next())
       StoreFromFloat(out, desc.dtype, it.offset(0), acc[c - c0]);
   }
 
   const Problem p_;
   RowArgs args_;
-  StridedDims weight_dims_;
-  StridedDims gw_dims_;
-  StridedDims gb_dims_;
+  MultiStrided<1> weight_dims_;
+  MultiStrided<1> gw_dims_;
+  MultiStrided<1> gb_dims_;
   int64_t rows_per_chunk_ = 1;
   int64_t chunks_ = 0;
   size_t weight_offset_ = 0;

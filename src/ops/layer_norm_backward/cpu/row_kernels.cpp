@@ -477,8 +477,8 @@ void ShortRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_
   }
   const aclDataType mean_type = ToAclDataType(a.mean);
   const aclDataType rstd_type = ToAclDataType(a.rstd);
-  const Odometer<3> lead(a.lead, row_begin);
-  const Odometer<2> stat(a.stat, row_begin);
+  const LayoutOdometer<3> lead(a.lead, false, row_begin);
+  const LayoutOdometer<2> stat(a.stat, false, row_begin);
   const bool walk = a.lead.rank == 1;
   const TIn* dy = static_cast<const TIn*>(p.dy) + lead.offset(0);
   const TIn* x = static_cast<const TIn*>(p.x) + lead.offset(1);
@@ -715,9 +715,9 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
                                  ? std::min<int64_t>(kGroupRows, kKeptColumns / kept_stride)
                                  : 1;
 
-  Odometer<3> lead(a.lead, row_begin);
-  Odometer<3> ahead(a.lead, row_begin + rows_ahead);
-  Odometer<2> stat(a.stat, row_begin);
+  LayoutOdometer<3> lead(a.lead, false, row_begin);
+  LayoutOdometer<3> ahead(a.lead, false, row_begin + rows_ahead);
+  LayoutOdometer<2> stat(a.stat, false, row_begin);
   auto run_rows = [&](auto keep_rows) HWY_ATTR {
     constexpr bool kKeep = decltype(keep_rows)::value;
     using FullBlockParams = std::integral_constant<bool, kParams && !kPartialsInPass2>;
@@ -1072,8 +1072,8 @@ void Rows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row
   TailPermute tail[kVectors];
   MakeTailLanes(d, tail_valid, kVectors, tail_keep, tail);
 
-  Odometer<3> lead(a.lead, row_begin);
-  Odometer<2> stat(a.stat, row_begin);
+  LayoutOdometer<3> lead(a.lead, false, row_begin);
+  LayoutOdometer<2> stat(a.stat, false, row_begin);
   // One group of kG rows; kG is a compile-time constant so the per-row arrays live in registers.
   int64_t r0 = row_begin;
   auto process_group = [&](auto group_size) {
@@ -1096,7 +1096,7 @@ void Rows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row
     const TIn* next_x[kMaxGroup];
     const int next_g = contiguous ? static_cast<int>(std::min<int64_t>(g, row_end - r0)) : 0;
     if (next_g > 0) {
-      Odometer<3> ahead = lead;
+      LayoutOdometer<3> ahead = lead;
       for (int j = 0; j < next_g; ++j, ahead.Next()) {
         next_dy[j] = dy_base + ahead.offset(0);
         next_x[j] = x_base + ahead.offset(1);
@@ -1104,7 +1104,7 @@ void Rows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row
     }
 
     // Strided rows: the element offsets of one block (the same for every row of the group).
-    auto walk = [&](Odometer<3>* trail, int64_t valid) {
+    auto walk = [&](LayoutOdometer<3>* trail, int64_t valid) {
       for (int64_t i = 0; i < valid; ++i, trail->Next()) {
         dy_offsets[i] = trail->offset(0);
         x_offsets[i] = trail->offset(1);
@@ -1174,7 +1174,7 @@ void Rows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row
       }
     };
     {
-      Odometer<3> trail(a.trail, 0);
+      LayoutOdometer<3> trail(a.trail, false, 0);
       for (int64_t b = 0; b < blocks; ++b) {
         const int64_t col = b * kBlock;
         const int64_t valid = std::min<int64_t>(kBlock, n - col);
@@ -1246,7 +1246,7 @@ void Rows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row
       // Streaming needs whole stored vectors of at least 16 bytes, aligned.
       const bool stream_row =
           can_stream && (reinterpret_cast<uintptr_t>(dx[j]) % (lanes * sizeof(TDx))) == 0;
-      Odometer<3> trail(a.trail, 0);
+      LayoutOdometer<3> trail(a.trail, false, 0);
       for (int64_t b = 0; b < blocks; ++b) {
         const int64_t col = b * kBlock;
         const int64_t valid = std::min<int64_t>(kBlock, n - col);

@@ -15,47 +15,12 @@
 #include <cstdint>
 
 #include "api/elem_type.h"
+#include "api/layout.h"
 
 namespace openaclnn::layer_norm_backward::cpu {
 
 constexpr int64_t kBlock = 32;
 constexpr int64_t kSegmentBlocks = 64;
-constexpr int kMaxDims = 8;
-
-// Dims with up to three stride sets (one per tensor sharing the dims), in elements.
-struct StridedDims {
-  int rank = 0;
-  int64_t dims[kMaxDims] = {};
-  int64_t strides[3][kMaxDims] = {};
-};
-
-// Walks a StridedDims in row-major order, keeping the element offset of each stride set.
-template <int kSets>
-class Odometer {
- public:
-  Odometer(const StridedDims& s, int64_t linear) : s_(s) {
-    for (int k = 0; k < kSets; ++k) offset_[k] = 0;
-    for (int d = s.rank - 1; d >= 0; --d) {
-      idx_[d] = linear % s.dims[d];
-      linear /= s.dims[d];
-      for (int k = 0; k < kSets; ++k) offset_[k] += idx_[d] * s.strides[k][d];
-    }
-  }
-  int64_t offset(int k) const { return offset_[k]; }
-  void Next() {
-    for (int d = s_.rank - 1; d >= 0; --d) {
-      for (int k = 0; k < kSets; ++k) offset_[k] += s_.strides[k][d];
-      if (++idx_[d] < s_.dims[d]) return;
-      for (int k = 0; k < kSets; ++k) offset_[k] -= s_.strides[k][d] * s_.dims[d];
-      idx_[d] = 0;
-    }
-  }
-
- private:
-  const StridedDims& s_;
-  int64_t idx_[kMaxDims] = {};
-  int64_t offset_[kSets];
-};
 
 // Everything the row kernel needs except addresses; frozen in phase 1.
 struct RowArgs {
@@ -72,9 +37,9 @@ struct RowArgs {
   bool native_bf16 = false;      // AVX512_BF16 may round bfloat16 outputs (same bits either way)
   bool narrow_stores = false;    // 64-byte stores take two cycles (see ContiguousRows)
   bool prefetch_l2 = false;      // prefetch rows ahead into L2 (see ContiguousRows)
-  StridedDims lead;              // leading dims; sets dy, x, dx
-  StridedDims stat;              // mean/rstd view dims; sets mean, rstd
-  StridedDims trail;             // trailing dims; sets dy, x, dx (used when !rows_contiguous)
+  MultiStrided<3> lead;          // leading dims, collapsed; sets dy, x, dx
+  MultiStrided<2> stat;          // mean/rstd view dims, collapsed; sets mean, rstd
+  MultiStrided<3> trail;         // trailing dims, collapsed; sets dy, x, dx (!rows_contiguous)
 };
 
 struct RowPointers {

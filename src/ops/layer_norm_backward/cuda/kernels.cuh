@@ -23,20 +23,10 @@
 
 #include "aclnn/opdev/op_errno.h"
 #include "api/elem_type.h"
+#include "api/layout.h"
 #include "api/status.h"
 
 namespace openaclnn::layer_norm_backward::cuda {
-
-constexpr int kMaxDims = 8;
-
-// Dims (collapsed: no size-1 dims, neighbours merged where every stride set allows) with kSets
-// stride sets in elements, walked in row-major order.
-template <int kSets>
-struct Strided {
-  int32_t rank = 0;
-  int64_t dims[kMaxDims] = {};
-  int64_t strides[kSets][kMaxDims] = {};
-};
 
 // Everything the row kernels need; frozen in phase 1 except the addresses, filled at launch.
 struct RowParams {
@@ -64,9 +54,9 @@ struct RowParams {
   bool vec_rows = false;         // ... and every row of them starts 16-byte aligned
   bool vec_weight = false;       // weight starts 16-byte aligned
   bool parts_in_smem = false;    // streamed kernel: partials accumulate in shared memory
-  Strided<3> lead;               // leading dims; stride sets dy, x, dx
-  Strided<3> trail;              // trailing dims; stride sets dy, x, dx (general path)
-  Strided<2> stat;               // mean/rstd view; stride sets mean, rstd
+  MultiStrided<3> lead;          // leading dims; stride sets dy, x, dx
+  MultiStrided<3> trail;         // trailing dims; stride sets dy, x, dx (general path)
+  MultiStrided<2> stat;          // mean/rstd view; stride sets mean, rstd
 };
 
 // Which row kernel a problem runs and how it is launched.
@@ -229,26 +219,6 @@ __device__ __forceinline__ void StoreAs(void* base, ElemType dt, int64_t i, floa
   }
 }
 
-// Element offsets of row-major linear index `linear` in each stride set.
-template <int kSets>
-__device__ __forceinline__ void OffsetsOf(const Strided<kSets>& s, int64_t linear,
-                                          int64_t (&off)[kSets]) {
-#pragma unroll
-  for (int k = 0; k < kSets; ++k) off[k] = 0;
-  if (s.rank == 1) {  // the common case: no division
-#pragma unroll
-    for (int k = 0; k < kSets; ++k) off[k] = linear * s.strides[k][0];
-    return;
-  }
-  for (int d = s.rank - 1; d >= 0; --d) {
-    const int64_t dim = s.dims[d];
-    const int64_t i = linear % dim;
-    linear /= dim;
-#pragma unroll
-    for (int k = 0; k < kSets; ++k) off[k] += i * s.strides[k][d];
-  }
-}
-
 // kVec elements of a contiguous row from column c0 as floats; 0 beyond the row end. One 16-byte
 // load when the row is aligned and the vector lies inside the row.
 template <class T>
@@ -281,7 +251,7 @@ __device__ __forceinline__ void LoadDyX(const RowParams& p, const T* dy_row, con
     x[j] = 0.0f;
     if (c0 + j < p.n) {
       int64_t off[3];
-      OffsetsOf(p.trail, c0 + j, off);
+      OffsetsAt(p.trail, c0 + j, off);
       dy[j] = Io<T>::ToFloat(dy_row[off[0]]);
       x[j] = Io<T>::ToFloat(x_row[off[1]]);
     }
@@ -352,7 +322,7 @@ __device__ __forceinline__ void StoreDx(const RowParams& p, int64_t row_off, int
     int64_t off = c0 + j;
     if (!p.contiguous_rows) {
       int64_t offs[3];
-      OffsetsOf(p.trail, c0 + j, offs);
+      OffsetsAt(p.trail, c0 + j, offs);
       off = offs[2];
     }
     StoreAs(p.dx, p.dx_dt, row_off + off, v[j]);
@@ -523,9 +493,9 @@ __global__ void __launch_bounds__(CtaThreadsFor(kGroup))
       RowStats st{0.0f, 0.0f, n == 1};
       int64_t off[3] = {0, 0, 0};
       if (active) {
-        OffsetsOf(p.lead, row, off);
+        OffsetsAt(p.lead, row, off);
         int64_t stat_off[2];
-        OffsetsOf(p.stat, row, stat_off);
+        OffsetsAt(p.stat, row, stat_off);
         st.mu = LoadAs(p.mean, p.mean_dt, stat_off[0]);
         st.rs = LoadAs(p.rstd, p.rstd_dt, stat_off[1]);
 #pragma unroll
@@ -650,9 +620,9 @@ __global__ void __launch_bounds__(kStreamMaxThreads)
     }
     for (int64_t row = r_begin; row < r_end; ++row) {
       int64_t off[3];
-      OffsetsOf(p.lead, row, off);
+      OffsetsAt(p.lead, row, off);
       int64_t stat_off[2];
-      OffsetsOf(p.stat, row, stat_off);
+      OffsetsAt(p.stat, row, stat_off);
       const RowStats st{LoadAs(p.mean, p.mean_dt, stat_off[0]),
                         LoadAs(p.rstd, p.rstd_dt, stat_off[1]), n == 1};
       const T* dy_row = dy_base + off[0];

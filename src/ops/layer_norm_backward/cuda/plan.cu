@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "api/dtype.h"
-#include "api/strided.h"
+#include "api/layout.h"
 #include "ops/layer_norm_backward/cuda/kernels.cuh"
 #include "ops/layer_norm_backward/cuda/plan.h"
 
@@ -32,45 +32,6 @@ int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t RoundUp(int64_t a, int64_t b) { return CeilDiv(a, b) * b; }
 
 bool Aligned16(const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }
-
-// Collapses dims [from, to) of views sharing those dims: drops size-1 dims and merges neighbours
-// that are contiguous with each other in every stride set.
-template <int kSets>
-Strided<kSets> Collapse(const int64_t* dims, int from, int to, const int64_t* const* strides) {
-  Strided<kSets> s;
-  for (int i = from; i < to; ++i) {
-    if (dims[i] == 1) continue;
-    if (s.rank > 0) {
-      const int last = s.rank - 1;
-      // Empty views may carry any strides and dims: products that overflow never merge.
-      int64_t merged = 0;
-      bool mergeable = !__builtin_mul_overflow(s.dims[last], dims[i], &merged);
-      for (int k = 0; k < kSets && mergeable; ++k) {
-        int64_t reach = 0;
-        mergeable =
-            !__builtin_mul_overflow(strides[k][i], dims[i], &reach) && s.strides[k][last] == reach;
-      }
-      if (mergeable) {
-        s.dims[last] = merged;
-        for (int k = 0; k < kSets; ++k) s.strides[k][last] = strides[k][i];
-        continue;
-      }
-    }
-    s.dims[s.rank] = dims[i];
-    for (int k = 0; k < kSets; ++k) s.strides[k][s.rank] = strides[k][i];
-    ++s.rank;
-  }
-  return s;
-}
-
-Strided<1> SingleView(const TensorDesc& t) {
-  const int64_t* strides[1] = {t.strides.data()};
-  return Collapse<1>(t.dims.data(), 0, t.rank, strides);
-}
-
-bool UnitStride(const Strided<1>& s) {
-  return s.rank == 0 || (s.rank == 1 && s.strides[0][0] == 1);
-}
 
 // Rows per chunk: a function of the problem only (M, N and the kernel, which N and the input
 // dtype choose), never of the GPU, so the partials and their order are the same everywhere.
@@ -96,8 +57,8 @@ struct FinishParams {
   void* gb = nullptr;
   ElemType gw_dt = ElemType::kFloat32;
   ElemType gb_dt = ElemType::kFloat32;
-  Strided<1> gw_view;
-  Strided<1> gb_view;
+  MultiStrided<1> gw_view;
+  MultiStrided<1> gb_view;
 };
 
 // Column sums of the partials: 32 columns x 8 slices per CTA; slice s adds chunks s, s + 8, ...
@@ -138,12 +99,12 @@ __global__ void __launch_bounds__(kFinishColumns* kFinishSlices)
       }
       if (f.gw != nullptr) {
         int64_t off[1];
-        OffsetsOf(f.gw_view, col, off);
+        OffsetsAt(f.gw_view, col, off);
         StoreAs(f.gw, f.gw_dt, off[0], w);
       }
       if (f.gb != nullptr) {
         int64_t off[1];
-        OffsetsOf(f.gb_view, col, off);
+        OffsetsAt(f.gb_view, col, off);
         StoreAs(f.gb, f.gb_dt, off[0], b);
       }
     }
@@ -156,7 +117,7 @@ struct GatherParams {
   ElemType dt = ElemType::kFloat32;
   int64_t n = 0;
   float* out = nullptr;
-  Strided<1> view;
+  MultiStrided<1> view;
 };
 
 // A non-contiguous weight view, widened once into a contiguous fp32 row.
@@ -164,7 +125,7 @@ __global__ void __launch_bounds__(256) GatherWeightKernel(const __grid_constant_
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < g.n;
        i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
     int64_t off[1];
-    OffsetsOf(g.view, i, off);
+    OffsetsAt(g.view, i, off);
     g.out[i] = LoadAs(g.weight, g.dt, off[0]);
   }
 }
@@ -196,9 +157,7 @@ class CudaPlan final : public Plan {
                                   dx_desc.strides.data()};
     r.lead = Collapse<3>(p.input.dims.data(), 0, p.begin, row_sets);
     r.trail = Collapse<3>(p.input.dims.data(), p.begin, p.input.rank, row_sets);
-    r.contiguous_rows =
-        r.trail.rank == 0 || (r.trail.rank == 1 && r.trail.strides[0][0] == 1 &&
-                              r.trail.strides[1][0] == 1 && r.trail.strides[2][0] == 1);
+    r.contiguous_rows = r.trail.AllUnitStride();
     const int64_t* stat_sets[2] = {p.mean.strides.data(), p.rstd.strides.data()};
     r.stat = Collapse<2>(p.mean.dims.data(), 0, p.mean.rank, stat_sets);
     // Every row start keeps the 16-byte alignment of element 0 when each leading stride is a
@@ -227,8 +186,8 @@ class CudaPlan final : public Plan {
     // The weight only enters dx. A view that is not one contiguous run is gathered first.
     use_weight_ = p.has_weight && r.want_dx && m > 0;
     if (use_weight_) {
-      weight_view_ = SingleView(p.weight);
-      if (!UnitStride(weight_view_)) {
+      weight_view_ = CollapsedView(p.weight);
+      if (!weight_view_.AllUnitStride()) {
         weight_offset_ = ws->Book(static_cast<size_t>(n) * sizeof(float));
         gather_weight_ = true;
       }
@@ -241,11 +200,11 @@ class CudaPlan final : public Plan {
     finish_.chunks = r.chunks;
     if (p.mask[1]) {
       finish_.gw_dt = ToElemType(p.grad_weight.dtype);
-      finish_.gw_view = SingleView(p.grad_weight);
+      finish_.gw_view = CollapsedView(p.grad_weight);
     }
     if (p.mask[2]) {
       finish_.gb_dt = ToElemType(p.grad_bias.dtype);
-      finish_.gb_view = SingleView(p.grad_bias);
+      finish_.gb_view = CollapsedView(p.grad_bias);
     }
   }
 
@@ -327,7 +286,7 @@ class CudaPlan final : public Plan {
   bool lead_aligned_ = false;
   bool use_weight_ = false;
   bool gather_weight_ = false;
-  Strided<1> weight_view_;
+  MultiStrided<1> weight_view_;
   size_t weight_offset_ = 0;
   size_t gw_offset_ = 0;
   size_t gb_offset_ = 0;
