@@ -70,8 +70,10 @@ aclnnStatus aclnnLayerNormBackwardGetWorkspaceSize(
             gradOut, input, normalizedShape, mean, rstd, weightOptional, biasOptional, outputMask,
             gradInputOut, gradWeightOut, gradBiasOut, &problem));
         if (openaclnn::VerboseEnabled()) builder->problem = problem.Describe();
-        builder->input_unused[5] = true;  // the bias is validated, never read
-        for (int i = 0; i < 3; ++i) builder->output_unused[i] = !problem.mask[i];
+        builder->input_unused[lnb::kBias] = true;  // the bias is validated, never read
+        for (lnb::OutputSlot slot : {lnb::kGradInput, lnb::kGradWeight, lnb::kGradBias}) {
+          builder->output_unused[slot] = !problem.mask[slot];
+        }
         if (lnb::NothingToCompute(problem)) return openaclnn::Status::Ok();
         return openaclnn::ChooseImplementation("layer_norm_backward", lnb::kImplementations,
                                                problem, builder);

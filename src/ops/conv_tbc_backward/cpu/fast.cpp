@@ -123,12 +123,12 @@ class FastPlan : public Plan {
   Status Run(const Bindings& bindings, void* workspace) const override {
     RunState s;
     s.ws = workspace;
-    s.y_src = p_.self.First(bindings.inputs[0]);
-    s.x_src = p_.input.First(bindings.inputs[1]);
-    s.w_src = p_.weight.First(bindings.inputs[2]);
-    s.gx_dst = p_.grad_input.First(bindings.outputs[0]);
-    s.gw_dst = p_.grad_weight.First(bindings.outputs[1]);
-    s.gb_dst = p_.grad_bias.First(bindings.outputs[2]);
+    s.y_src = p_.self.First(bindings.inputs[kSelf]);
+    s.x_src = p_.input.First(bindings.inputs[kInput]);
+    s.w_src = p_.weight.First(bindings.inputs[kWeight]);
+    s.gx_dst = p_.grad_input.First(bindings.outputs[kGradInput]);
+    s.gw_dst = p_.grad_weight.First(bindings.outputs[kGradWeight]);
+    s.gb_dst = p_.grad_bias.First(bindings.outputs[kGradBias]);
     s.y = static_cast<float*>(OperandPointer(y_, workspace, s.y_src));
     s.x = static_cast<float*>(OperandPointer(x_, workspace, s.x_src));
     s.w = static_cast<float*>(OperandPointer(w_, workspace, s.w_src));

@@ -312,12 +312,12 @@ class CudaPlan : public Plan {
     OPENACLNN_RETURN_IF_ERROR(guard.Enter(device));
 
     Pointers ptr;
-    ptr.y = p_.self.First(bindings.inputs[0]);
-    ptr.x = p_.input.First(bindings.inputs[1]);
-    ptr.w = p_.weight.First(bindings.inputs[2]);
-    ptr.gx = p_.grad_input.First(bindings.outputs[0]);
-    ptr.gw = p_.grad_weight.First(bindings.outputs[1]);
-    ptr.gb = p_.grad_bias.First(bindings.outputs[2]);
+    ptr.y = p_.self.First(bindings.inputs[kSelf]);
+    ptr.x = p_.input.First(bindings.inputs[kInput]);
+    ptr.w = p_.weight.First(bindings.inputs[kWeight]);
+    ptr.gx = p_.grad_input.First(bindings.outputs[kGradInput]);
+    ptr.gw = p_.grad_weight.First(bindings.outputs[kGradWeight]);
+    ptr.gb = p_.grad_bias.First(bindings.outputs[kGradBias]);
     auto at = [&](int64_t offset) -> void* {
       return offset < 0
                  ? nullptr

@@ -137,11 +137,11 @@ class FastPlan : public Plan {
   Status Run(const Bindings& b, void* workspace) const override {
     const Problem& p = p_;
     RowPointers ptrs;
-    ptrs.dy = p.grad_out.First(static_cast<const void*>(b.inputs[0]));
-    ptrs.x = p.input.First(static_cast<const void*>(b.inputs[1]));
-    ptrs.mean = p.mean.First(static_cast<const void*>(b.inputs[2]));
-    ptrs.rstd = p.rstd.First(static_cast<const void*>(b.inputs[3]));
-    if (p.mask[0]) ptrs.dx = p.grad_input.First(b.outputs[0]);
+    ptrs.dy = p.grad_out.First(static_cast<const void*>(b.inputs[kGradOut]));
+    ptrs.x = p.input.First(static_cast<const void*>(b.inputs[kInput]));
+    ptrs.mean = p.mean.First(static_cast<const void*>(b.inputs[kMean]));
+    ptrs.rstd = p.rstd.First(static_cast<const void*>(b.inputs[kRstd]));
+    if (p.mask[0]) ptrs.dx = p.grad_input.First(b.outputs[kGradInput]);
     const int64_t n = p.n;
     const int64_t n_pad = args_.n_pad;
     const int64_t column_tasks = (n + kColumnBlock - 1) / kColumnBlock;
@@ -154,7 +154,7 @@ class FastPlan : public Plan {
     if (args_.want_dx && n > 1) {
       float* w = WorkspaceBooking::At<float>(workspace, weight_offset_);
       const void* weight =
-          p.has_weight ? p.weight.First(static_cast<const void*>(b.inputs[4])) : nullptr;
+          p.has_weight ? p.weight.First(static_cast<const void*>(b.inputs[kWeight])) : nullptr;
       ForTasks(column_tasks, n <= kSerialColumns, [&](int64_t task) {
         const int64_t c0 = task * kColumnBlock;
         const int64_t c1 = std::min(n_pad, c0 + kColumnBlock);
@@ -196,8 +196,8 @@ class FastPlan : public Plan {
     }
 
     if (args_.want_params) {
-      void* gw_out = p.mask[1] ? p.grad_weight.First(b.outputs[1]) : nullptr;
-      void* gb_out = p.mask[2] ? p.grad_bias.First(b.outputs[2]) : nullptr;
+      void* gw_out = p.mask[1] ? p.grad_weight.First(b.outputs[kGradWeight]) : nullptr;
+      void* gb_out = p.mask[2] ? p.grad_bias.First(b.outputs[kGradBias]) : nullptr;
       // Numerics: the chunk partials are added in chunk order, in fp32, then rounded once.
       ForTasks(column_tasks, n * chunks_ <= kSerialColumns * 16, [&](int64_t task) {
         const int64_t c0 = task * kColumnBlock;

@@ -222,13 +222,13 @@ class CudaPlan final : public Plan {
 
     // The row kernel has work unless only gradWeight of N == 1 rows (exactly 0) is wanted.
     if (p.m > 0 && (r.want_dx || r.want_gw || r.want_gb)) {
-      r.dy = p.grad_out.First(static_cast<const void*>(b.inputs[0]));
-      r.x = p.input.First(static_cast<const void*>(b.inputs[1]));
-      r.mean = p.mean.First(static_cast<const void*>(b.inputs[2]));
-      r.rstd = p.rstd.First(static_cast<const void*>(b.inputs[3]));
-      if (p.mask[0]) r.dx = p.grad_input.First(b.outputs[0]);
+      r.dy = p.grad_out.First(static_cast<const void*>(b.inputs[kGradOut]));
+      r.x = p.input.First(static_cast<const void*>(b.inputs[kInput]));
+      r.mean = p.mean.First(static_cast<const void*>(b.inputs[kMean]));
+      r.rstd = p.rstd.First(static_cast<const void*>(b.inputs[kRstd]));
+      if (p.mask[0]) r.dx = p.grad_input.First(b.outputs[kGradInput]);
       if (use_weight_) {
-        const void* weight = p.weight.First(static_cast<const void*>(b.inputs[4]));
+        const void* weight = p.weight.First(static_cast<const void*>(b.inputs[kWeight]));
         if (gather_weight_) {
           GatherParams g;
           g.weight = weight;
@@ -269,8 +269,8 @@ class CudaPlan final : public Plan {
       FinishParams f = finish_;
       f.part_gw = r.part_gw;
       f.part_gb = r.part_gb;
-      if (p.mask[1]) f.gw = p.grad_weight.First(b.outputs[1]);
-      if (p.mask[2]) f.gb = p.grad_bias.First(b.outputs[2]);
+      if (p.mask[1]) f.gw = p.grad_weight.First(b.outputs[kGradWeight]);
+      if (p.mask[2]) f.gb = p.grad_bias.First(b.outputs[kGradBias]);
       FinishParamsKernel<<<GridFor(p.n, kFinishColumns), kFinishColumns * kFinishSlices, 0,
                            stream>>>(f);
       OPENACLNN_RETURN_IF_ERROR(CheckLaunch("FinishParamsKernel (LayerNorm backward)"));
