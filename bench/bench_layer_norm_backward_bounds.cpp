@@ -142,6 +142,7 @@ MINIMAL_TARGET void MinimalRows(Problem& p, bool params) {
 }
 
 void KernelRows(Problem& p, bool params) {
+  static const openaclnn::cpu::KernelTarget target = openaclnn::cpu::PlanningTarget();
   lnb::RowArgs a;
   a.n = p.n;
   a.n_pad = (p.n + lnb::kBlock - 1) / lnb::kBlock * lnb::kBlock;
@@ -162,7 +163,7 @@ void KernelRows(Problem& p, bool params) {
   ptrs.mean = p.mean.get();
   ptrs.rstd = p.rstd.get();
   ptrs.weight = p.weight.get();  // all 1.1: the same in column and swapped order
-  lnb::ProcessRows(a, ptrs, 0, p.m, p.gw.get(), p.gb.get() + 512);
+  lnb::ProcessRows(target, a, ptrs, 0, p.m, p.gw.get(), p.gb.get() + 512);
 }
 
 double Median(std::vector<double> v) {

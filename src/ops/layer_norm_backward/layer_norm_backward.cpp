@@ -4,7 +4,6 @@
 #include "aclnnop/aclnn_layer_norm_backward.h"
 #include "api/dtype.h"
 #include "api/executor.h"
-#include "backend/cpu/isa.h"
 #include "ops/layer_norm_backward/checker.h"
 #include "ops/layer_norm_backward/cpu/fast.h"
 #if OPENACLNN_WITH_CUDA
@@ -64,7 +63,6 @@ aclnnStatus aclnnLayerNormBackwardGetWorkspaceSize(
       {gradOut, input, mean, rstd, weightOptional, biasOptional},
       {gradInputOut, gradWeightOut, gradBiasOut},
       [&](openaclnn::PlanBuilder* builder) -> openaclnn::Status {
-        openaclnn::cpu::ApplyIsaCapFromEnvironment();
         lnb::Problem problem;
         OPENACLNN_RETURN_IF_ERROR(lnb::CheckArguments(
             gradOut, input, normalizedShape, mean, rstd, weightOptional, biasOptional, outputMask,

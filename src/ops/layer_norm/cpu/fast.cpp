@@ -19,7 +19,8 @@ constexpr int64_t kElementsPerTask = 16384;
 
 class FastPlan : public Plan {
  public:
-  FastPlan(const Problem& p, WorkspaceBooking* ws) : p_(p) {
+  FastPlan(const Problem& p, WorkspaceBooking* ws)
+      : p_(p), target_(openaclnn::cpu::PlanningTarget()) {
     if (p.n == 0) return;
     RowArgs& a = args_;
     a.n = p.n;
@@ -89,19 +90,22 @@ class FastPlan : public Plan {
     ptrs.weight = w;
     ptrs.bias = b;
     if (serial_) {
-      NormalizeRows(args_, ptrs, 0, p_.m);
+      NormalizeRows(target_, args_, ptrs, 0, p_.m);
       return Status::Ok();
     }
     const int64_t tasks = (p_.m + rows_per_task_ - 1) / rows_per_task_;
     openaclnn::cpu::ParallelFor(tasks, [&](int64_t t) {
       const int64_t r0 = t * rows_per_task_;
-      NormalizeRows(args_, ptrs, r0, std::min(p_.m, r0 + rows_per_task_));
+      NormalizeRows(target_, args_, ptrs, r0, std::min(p_.m, r0 + rows_per_task_));
     });
     return Status::Ok();
   }
 
+  const char* target_name() const override { return target_.name; }
+
  private:
   Problem p_;
+  openaclnn::cpu::KernelTarget target_;  // the SIMD target of NormalizeRows
   RowArgs args_;
   size_t weight_ = 0;
   size_t bias_ = 0;

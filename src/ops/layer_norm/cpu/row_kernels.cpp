@@ -463,9 +463,9 @@ namespace openaclnn::layer_norm::cpu {
 
 HWY_EXPORT(NormalizeRowsImpl);
 
-void NormalizeRows(const RowArgs& args, const RowPointers& ptrs, int64_t row_begin,
-                   int64_t row_end) {
-  HWY_DYNAMIC_DISPATCH(NormalizeRowsImpl)(args, ptrs, row_begin, row_end);
+void NormalizeRows(const openaclnn::cpu::KernelTarget& target, const RowArgs& args,
+                   const RowPointers& ptrs, int64_t row_begin, int64_t row_end) {
+  OPENACLNN_DISPATCH(NormalizeRowsImpl, target)(args, ptrs, row_begin, row_end);
 }
 
 }  // namespace openaclnn::layer_norm::cpu

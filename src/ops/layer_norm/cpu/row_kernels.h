@@ -16,6 +16,7 @@
 #include "acl/acl_base.h"
 #include "api/elem_type.h"
 #include "api/layout.h"
+#include "backend/cpu/isa.h"
 
 namespace openaclnn::layer_norm::cpu {
 
@@ -60,8 +61,9 @@ struct RowPointers {
   const float* bias = nullptr;    // same
 };
 
-// Normalises rows [row_begin, row_end) and writes their mean and rstd when wanted.
-void NormalizeRows(const RowArgs& args, const RowPointers& ptrs, int64_t row_begin,
-                   int64_t row_end);
+// Normalises rows [row_begin, row_end) and writes their mean and rstd when wanted, with the
+// kernel compiled for `target` (the plan's, resolved in phase 1).
+void NormalizeRows(const openaclnn::cpu::KernelTarget& target, const RowArgs& args,
+                   const RowPointers& ptrs, int64_t row_begin, int64_t row_end);
 
 }  // namespace openaclnn::layer_norm::cpu

@@ -80,7 +80,8 @@ void StoreRun(const float* acc, int64_t c0, int64_t c1, aclDataType dtype, void*
 
 class FastPlan : public Plan {
  public:
-  FastPlan(const Problem& p, WorkspaceBooking* ws) : p_(p) {
+  FastPlan(const Problem& p, WorkspaceBooking* ws)
+      : p_(p), target_(openaclnn::cpu::PlanningTarget()) {
     const int64_t n = p.n;
     args_.n = n;
     args_.n_pad = (n + kBlock - 1) / kBlock * kBlock;
@@ -106,11 +107,13 @@ class FastPlan : public Plan {
                              DTypeSize(p.grad_input.dtype));
     args_.stream_dx =
         args_.want_dx && args_.rows_contiguous && streamed_bytes >= (int64_t{32} << 20);
-    args_.native_bf16 = openaclnn::cpu::NativeBf16Enabled();
+    args_.native_bf16 = target_.native_bf16;
     args_.narrow_stores = openaclnn::cpu::NarrowVectorStores();
     args_.prefetch_l2 = openaclnn::cpu::PrefetchRowsToL2();
     const int64_t* stat_sets[2] = {p.mean.strides.data(), p.rstd.strides.data()};
     args_.stat = Collapse<2>(p.mean.dims.data(), 0, p.mean.rank, stat_sets);
+    // The order in which the row kernel of this target wants the weight and the partials.
+    swapped_ = RowsSwapColumns(target_, args_);
     weight_dims_ = p.has_weight ? CollapsedView(p.weight) : MultiStrided<1>();
     gw_dims_ = p.mask[1] ? CollapsedView(p.grad_weight) : MultiStrided<1>();
     gb_dims_ = p.mask[2] ? CollapsedView(p.grad_bias) : MultiStrided<1>();
@@ -148,9 +151,8 @@ class FastPlan : public Plan {
     float* gw_part = WorkspaceBooking::At<float>(workspace, gw_offset_);
     float* gb_part = WorkspaceBooking::At<float>(workspace, gb_offset_);
 
-    // The weight and the partials in the order the row kernel wants them (see RowsSwapColumns);
-    // asked here, in phase 2, where the instruction set the kernel runs is settled.
-    const bool swapped = RowsSwapColumns(args_);
+    // The weight and the partials in the order the row kernel wants them (see RowsSwapColumns).
+    const bool swapped = swapped_;
     if (args_.want_dx && n > 1) {
       float* w = WorkspaceBooking::At<float>(workspace, weight_offset_);
       const void* weight =
@@ -190,7 +192,7 @@ class FastPlan : public Plan {
         if (n == 1) {
           RowsOfOne(ptrs, r0, r1, gb);
         } else {
-          ProcessRows(args_, ptrs, r0, r1, gw, gb);
+          ProcessRows(target_, args_, ptrs, r0, r1, gw, gb);
         }
       });
     }
@@ -217,6 +219,8 @@ class FastPlan : public Plan {
     }
     return Status::Ok();
   }
+
+  const char* target_name() const override { return target_.name; }
 
  private:
   // N == 1: dx is exactly 0 and only the gradBias partial (the sum of dy) is needed. Row i of the
@@ -320,7 +324,9 @@ class FastPlan : public Plan {
   }
 
   const Problem p_;
+  const openaclnn::cpu::KernelTarget target_;  // the SIMD target of the row kernel
   RowArgs args_;
+  bool swapped_ = false;  // RowsSwapColumns for target_
   MultiStrided<1> weight_dims_;
   MultiStrided<1> gw_dims_;
   MultiStrided<1> gb_dims_;

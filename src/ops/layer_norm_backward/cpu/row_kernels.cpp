@@ -1358,13 +1358,14 @@ namespace openaclnn::layer_norm_backward::cpu {
 HWY_EXPORT(ProcessRowsImpl);
 HWY_EXPORT(RowsSwapColumnsImpl);
 
-bool RowsSwapColumns(const RowArgs& args) {
-  return HWY_DYNAMIC_DISPATCH(RowsSwapColumnsImpl)(args);
+bool RowsSwapColumns(const openaclnn::cpu::KernelTarget& target, const RowArgs& args) {
+  return OPENACLNN_DISPATCH(RowsSwapColumnsImpl, target)(args);
 }
 
-void ProcessRows(const RowArgs& args, const RowPointers& ptrs, int64_t row_begin, int64_t row_end,
-                 float* gw_part, float* gb_part) {
-  HWY_DYNAMIC_DISPATCH(ProcessRowsImpl)(args, ptrs, row_begin, row_end, gw_part, gb_part);
+void ProcessRows(const openaclnn::cpu::KernelTarget& target, const RowArgs& args,
+                 const RowPointers& ptrs, int64_t row_begin, int64_t row_end, float* gw_part,
+                 float* gb_part) {
+  OPENACLNN_DISPATCH(ProcessRowsImpl, target)(args, ptrs, row_begin, row_end, gw_part, gb_part);
 }
 
 }  // namespace openaclnn::layer_norm_backward::cpu

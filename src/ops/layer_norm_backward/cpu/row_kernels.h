@@ -16,6 +16,7 @@
 
 #include "api/elem_type.h"
 #include "api/layout.h"
+#include "backend/cpu/isa.h"
 
 namespace openaclnn::layer_norm_backward::cpu {
 
@@ -57,15 +58,16 @@ constexpr int64_t SwappedColumn(int64_t c) {
   return (c & ~int64_t{12}) | ((c & 4) << 1) | ((c & 8) >> 1);
 }
 
-// Whether ProcessRows, with the instruction set it runs now, reads RowPointers::weight and adds
-// into gw_part and gb_part in swapped column order (bfloat16 rows of at least kBlock contiguous
-// elements on AVX2, whose loads widen 16 elements in that order); column order otherwise.
-bool RowsSwapColumns(const RowArgs& args);
+// Whether ProcessRows on `target` reads RowPointers::weight and adds into gw_part and gb_part in
+// swapped column order (bfloat16 rows of at least kBlock contiguous elements on AVX2, whose loads
+// widen 16 elements in that order); column order otherwise.
+bool RowsSwapColumns(const openaclnn::cpu::KernelTarget& target, const RowArgs& args);
 
 // Processes rows [row_begin, row_end) for N >= 2: writes dx when want_dx, and adds
 // dy * xhat and dy into gw_part and gb_part (n_pad floats each, zeroed by the caller) when
-// want_params.
-void ProcessRows(const RowArgs& args, const RowPointers& ptrs, int64_t row_begin, int64_t row_end,
-                 float* gw_part, float* gb_part);
+// want_params. Runs the kernel compiled for `target` (the plan's, resolved in phase 1).
+void ProcessRows(const openaclnn::cpu::KernelTarget& target, const RowArgs& args,
+                 const RowPointers& ptrs, int64_t row_begin, int64_t row_end, float* gw_part,
+                 float* gb_part);
 
 }  // namespace openaclnn::layer_norm_backward::cpu
