@@ -142,10 +142,11 @@ MINIMAL_TARGET void MinimalRows(Problem& p, bool params) {
 }
 
 void KernelRows(Problem& p, bool params) {
+  static const openaclnn::cpu::KernelTarget target = openaclnn::cpu::PlanningTarget();
   lnb::RowArgs a;
   a.n = p.n;
   a.n_pad = (p.n + lnb::kBlock - 1) / lnb::kBlock * lnb::kBlock;
-  a.in = a.dx = lnb::Elem::kBF16;
+  a.in = a.dx = openaclnn::ElemType::kBFloat16;
   a.want_dx = true;
   a.want_params = params;
   a.rows_contiguous = true;
@@ -162,7 +163,7 @@ void KernelRows(Problem& p, bool params) {
   ptrs.mean = p.mean.get();
   ptrs.rstd = p.rstd.get();
   ptrs.weight = p.weight.get();  // all 1.1: the same in column and swapped order
-  lnb::ProcessRows(a, ptrs, 0, p.m, p.gw.get(), p.gb.get() + 512);
+  lnb::ProcessRows(target, a, ptrs, 0, p.m, p.gw.get(), p.gb.get() + 512);
 }
 
 double Median(std::vector<double> v) {

@@ -13,7 +13,6 @@
 
 #include "api/host_staged.h"
 #include "api/tensor_desc.h"
-#include "backend/cpu/isa.h"
 #include "runtime/error.h"
 #include "runtime/memory.h"
 #include "runtime/meta.h"
@@ -130,7 +129,6 @@ bool VerboseEnabled() {
 aclnnStatus BeginPhase1(const char* op_name, uint64_t* workspace_size, aclOpExecutor** executor,
                         double* start_us) {
   *start_us = VerboseEnabled() ? NowMicros() : 0;
-  cpu::ApplyIsaCapFromEnvironment();
   if (workspace_size == nullptr) {
     return Report(op_name, NullptrError("workspaceSize"));
   }
@@ -256,11 +254,14 @@ aclnnStatus RunPhase2(const char* op_name, void* workspace, uint64_t workspace_s
       char prefix[96];
       std::snprintf(prefix, sizeof(prefix), "phase1=%.1fus phase2=%.1fus", executor->phase1_us,
                     NowMicros() - start_us);
+      // The SIMD target the plan resolved in phase 1, for CPU plans that have one.
+      const char* isa = plan != nullptr ? plan->target_name() : "";
       verbose_line = std::string("openaclnn: ") + op_name + " " + executor->problem + " impl=" +
                      (executor->implementation.empty() ? "none (nothing to compute)"
                                                        : executor->implementation) +
                      (CudaStreamOf(target) != nullptr ? std::string(" device=CUDA")
-                                                      : std::string(" isa=") + cpu::ActiveIsa()) +
+                      : isa[0] != '\0'                ? std::string(" isa=") + isa
+                                                      : std::string()) +
                      " " + prefix;
     }
     void* const cuda_stream = CudaStreamOf(target);

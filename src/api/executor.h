@@ -42,6 +42,9 @@ class Plan {
   virtual Status Launch(const Bindings& bindings, void* workspace, void* cuda_stream) const {
     return ErrorStatus(ACLNN_ERR_INNER, "this plan runs on the CPU device only");
   }
+  // CPU plans with SIMD kernels: the name of the target resolved in phase 1 (cpu::KernelTarget),
+  // for the verbose line; "" for plans without one.
+  virtual const char* target_name() const { return ""; }
 };
 
 // Named, 64-byte aligned workspace reservations (oneDNN's scratchpad idea, without thread-count

@@ -106,10 +106,14 @@ OPENACLNN_HOST_DEVICE MultiStrided<kSets> Uncollapsed(const int64_t* dims, int f
   return s;
 }
 
-// Element offsets (from each set's first element) of row-major index `linear`.
+// Element offsets (from each set's first element) of row-major index `linear` (< Numel()).
 template <int kSets>
 OPENACLNN_HOST_DEVICE void OffsetsAt(const MultiStrided<kSets>& s, int64_t linear,
                                      int64_t offsets[kSets]) {
+  if (s.rank == 1) {  // the common case of a collapsed view: no division
+    for (int k = 0; k < kSets; ++k) offsets[k] = linear * s.strides[k][0];
+    return;
+  }
   for (int k = 0; k < kSets; ++k) offsets[k] = 0;
   for (int d = s.rank - 1; d >= 0; --d) {
     if (s.dims[d] <= 0) return;
@@ -151,5 +155,64 @@ class LayoutOdometer {
   int64_t idx_[kMaxLayoutRank] = {};
   int64_t offset_[kSets];
 };
+
+// One view given as rank, dims and strides (in elements), as TensorDesc holds it; tensor_desc.h
+// has the TensorDesc forms of these.
+
+// Element offset (from the first view element) of row-major index `linear`; 0 for an empty view.
+OPENACLNN_HOST_DEVICE inline int64_t ElementOffset(int rank, const int64_t* dims,
+                                                   const int64_t* strides, int64_t linear) {
+  int64_t offset = 0;
+  for (int i = rank - 1; i >= 0; --i) {
+    if (dims[i] <= 0) return 0;
+    offset += (linear % dims[i]) * strides[i];
+    linear /= dims[i];
+  }
+  return offset;
+}
+
+// True when dims [from, rank) are laid out contiguously with unit innermost stride.
+OPENACLNN_HOST_DEVICE inline bool TrailingContiguous(int rank, const int64_t* dims,
+                                                     const int64_t* strides, int from) {
+  int64_t expected = 1;
+  for (int i = rank - 1; i >= from; --i) {
+    if (dims[i] == 1) continue;
+    if (strides[i] != expected) return false;
+    expected *= dims[i];
+  }
+  return true;
+}
+
+// False when two different indices of the view may share an address (a stride of 0 or strides
+// that interleave); conservative: it may say "may overlap" for views that do not.
+OPENACLNN_HOST_DEVICE inline bool CertainlyDisjoint(int rank, const int64_t* dims,
+                                                    const int64_t* strides) {
+  // Sort the non-trivial dims by |stride| and require each stride to exceed the span of the
+  // smaller ones.
+  int order[kMaxLayoutRank];
+  int count = 0;
+  for (int i = 0; i < rank; ++i) {
+    if (dims[i] == 0) return true;
+    if (dims[i] > 1) order[count++] = i;
+  }
+  for (int a = 1; a < count; ++a) {
+    for (int b = a; b > 0; --b) {
+      const int64_t sb = strides[order[b]] < 0 ? -strides[order[b]] : strides[order[b]];
+      const int64_t sp = strides[order[b - 1]] < 0 ? -strides[order[b - 1]] : strides[order[b - 1]];
+      if (sb >= sp) break;
+      const int t = order[b];
+      order[b] = order[b - 1];
+      order[b - 1] = t;
+    }
+  }
+  int64_t span = 0;  // largest offset reachable by the dims processed so far
+  for (int a = 0; a < count; ++a) {
+    const int i = order[a];
+    const int64_t stride = strides[i] < 0 ? -strides[i] : strides[i];
+    if (stride <= span) return false;
+    span += stride * (dims[i] - 1);
+  }
+  return true;
+}
 
 }  // namespace openaclnn

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "acl/acl_base.h"
+#include "api/layout.h"
 #include "api/status.h"
 
 struct aclTensor;
@@ -15,6 +16,7 @@ struct aclTensor;
 namespace openaclnn {
 
 constexpr int kMaxRank = 8;
+static_assert(kMaxRank <= kMaxLayoutRank, "every view must fit the layout module");
 
 struct TensorDesc {
   aclDataType dtype = ACL_DT_UNDEFINED;
@@ -32,6 +34,22 @@ struct TensorDesc {
   void* First(void* storage_base) const;
   const void* First(const void* storage_base) const;
 };
+
+// The layout functions of api/layout.h for one frozen view.
+inline int64_t ElementOffset(const TensorDesc& d, int64_t linear) {
+  return ElementOffset(d.rank, d.dims.data(), d.strides.data(), linear);
+}
+inline bool TrailingContiguous(const TensorDesc& d, int from) {
+  return TrailingContiguous(d.rank, d.dims.data(), d.strides.data(), from);
+}
+inline bool CertainlyDisjoint(const TensorDesc& d) {
+  return CertainlyDisjoint(d.rank, d.dims.data(), d.strides.data());
+}
+// The view's dims, collapsed (one stride set).
+inline MultiStrided<1> CollapsedView(const TensorDesc& d) {
+  const int64_t* strides[1] = {d.strides.data()};
+  return Collapse<1>(d.dims.data(), 0, d.rank, strides);
+}
 
 // Copies the metadata of `tensor` (rank <= kMaxRank, checked by the caller) into `desc`.
 void DescribeTensor(const aclTensor& tensor, TensorDesc* desc);

@@ -4,7 +4,6 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
-#include <mutex>
 
 #include "hwy/targets.h"
 
@@ -105,26 +104,7 @@ TestOverride& PrefetchRowsToL2Override() {
   return value;
 }
 
-std::mutex& CapMutex() {
-  static std::mutex* mutex = new std::mutex;
-  return *mutex;
-}
-
-// Cleared by a cap below kNativeBf16Name.
-std::atomic<bool>& Bf16Allowed() {
-  static std::atomic<bool> allowed{true};
-  return allowed;
-}
-
 }  // namespace
-
-bool NativeBf16Enabled() {
-  // Hardware() is computed once: hwy::SupportedTargets() runs CPUID, which costs microseconds in
-  // a virtual machine, and phase 1 asks this on every call. A cap below kNativeBf16Name clears
-  // Bf16Allowed(), so the AVX-512 target is the one dispatched to whenever this is true.
-  return HardwareBf16() && (Hardware() & Compiled() & HWY_AVX3) != 0 &&
-         Bf16Allowed().load(std::memory_order_relaxed);
-}
 
 bool NarrowVectorStores() { return NarrowStoresOverride().Or(AmdFamily19h()); }
 
@@ -144,40 +124,10 @@ std::vector<std::string> AvailableIsas() {
   return names;
 }
 
-bool SetIsaCap(const std::string& name) {
-  std::lock_guard<std::mutex> lock(CapMutex());
-  const int64_t hardware = Hardware();
-  if (name.empty() || name == kNativeBf16Name) {
-    Bf16Allowed().store(true);
-    hwy::SetSupportedTargetsForTest(0);
-    hwy::GetChosenTarget().Update(hwy::SupportedTargets());
-    return true;
-  }
-  int64_t allowed = 0;
-  bool found = false;
-  for (const IsaName& isa : kIsas) {
-    if (name == isa.name) found = true;
-    if (found) allowed |= isa.target;  // the cap and every target below it
-  }
-  if (!found) return false;
-  Bf16Allowed().store(false);
-  hwy::SetSupportedTargetsForTest((hardware & allowed) | HWY_EMU128 | HWY_SCALAR);
-  hwy::GetChosenTarget().Update(hwy::SupportedTargets());
-  return true;
-}
-
 namespace {
 
 // The cap of the calling thread's phase-1 calls ("" none), and OPENACLNN_CPU_ISA's, read once.
 thread_local std::string planning_cap;
-
-const std::string& EnvironmentCap() {
-  static const std::string cap = [] {
-    const char* value = std::getenv("OPENACLNN_CPU_ISA");
-    return std::string(value != nullptr ? value : "");
-  }();
-  return cap;
-}
 
 bool KnownIsa(const std::string& name) {
   if (name == kNativeBf16Name) return true;
@@ -185,6 +135,21 @@ bool KnownIsa(const std::string& name) {
     if (name == isa.name) return true;
   }
   return false;
+}
+
+const std::string& EnvironmentCap() {
+  static const std::string cap = [] {
+    const char* value = std::getenv("OPENACLNN_CPU_ISA");
+    const std::string name(value != nullptr ? value : "");
+    if (!name.empty() && !KnownIsa(name)) {
+      std::fprintf(stderr,
+                   "openaclnn: OPENACLNN_CPU_ISA=%s is not one of avx512_bf16, avx512, avx2, sse4, "
+                   "scalar; ignored\n",
+                   name.c_str());
+    }
+    return name;
+  }();
+  return cap;
 }
 
 // Rank of a name in the best-first list kNativeBf16Name, kIsas...; unknown names rank last+1.
@@ -242,27 +207,6 @@ KernelTarget PlanningTarget() {
   return target;
 }
 
-std::string ActiveIsa() {
-  if (NativeBf16Enabled()) return kNativeBf16Name;
-  const int64_t usable = hwy::SupportedTargets() & Compiled();
-  for (const IsaName& isa : kIsas) {
-    if (usable & isa.target) return isa.name;
-  }
-  return "scalar";
-}
-
-void ApplyIsaCapFromEnvironment() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    const char* cap = std::getenv("OPENACLNN_CPU_ISA");
-    if (cap == nullptr || cap[0] == '\0') return;
-    if (!SetIsaCap(cap)) {
-      std::fprintf(stderr,
-                   "openaclnn: OPENACLNN_CPU_ISA=%s is not one of avx512_bf16, avx512, avx2, sse4, "
-                   "scalar; ignored\n",
-                   cap);
-    }
-  });
-}
+std::string ActiveIsa() { return PlanningTarget().name; }
 
 }  // namespace openaclnn::cpu

@@ -1,5 +1,7 @@
 #pragma once
-// Run-time choice of the SIMD instruction set for Highway kernels, with a cap for testing.
+// Run-time choice of the SIMD instruction set for Highway kernels: phase 1 resolves it (under
+// OPENACLNN_CPU_ISA and a per-thread cap for tests) and the plan holds it. Nothing here changes
+// Highway's process-wide dispatch state after the one-time probe of the CPU's targets.
 
 #include <cstdint>
 #include <string>
@@ -16,8 +18,9 @@ struct KernelTarget {
   const char* name = "scalar";
 };
 
-// The best target this CPU runs that OPENACLNN_CPU_ISA and the calling thread's planning cap
-// allow. Phase 1 calls it and stores the answer in the plan.
+// The best target this CPU runs that OPENACLNN_CPU_ISA (read once; an unknown name is reported on
+// stderr and ignored) and the calling thread's planning cap allow. Phase 1 calls it and stores the
+// answer in the plan.
 KernelTarget PlanningTarget();
 // For tests: caps the target that the calling thread's later phase-1 calls choose (the names of
 // AvailableIsas()); "" removes the cap. False for an unknown name. Plans built before keep their
@@ -27,20 +30,12 @@ bool SetPlanningIsaCap(const std::string& name);
 // Calls the HWY_EXPORT-ed function FUNC compiled for `target` (a KernelTarget).
 #define OPENACLNN_DISPATCH(FUNC, target) (*(HWY_DISPATCH_TABLE(FUNC)[(target).dispatch_index]))
 
-// Applies OPENACLNN_CPU_ISA (scalar, sse4, avx2, avx512, avx512_bf16) once; called by every
-// operator's phase 1.
-void ApplyIsaCapFromEnvironment();
 // Names of the targets this CPU can run, best first (e.g. {"avx512_bf16", "avx512", "avx2",
 // "sse4", "scalar"}). "avx512_bf16" is the AVX-512 target plus the AVX512_BF16 conversion
 // instructions, which some kernels use where they give the same bits as the plain target.
 std::vector<std::string> AvailableIsas();
-// Caps the targets Highway dispatches to; false for an unknown name. "" removes the cap.
-bool SetIsaCap(const std::string& name);
-// The target Highway dispatch currently picks ("avx512_bf16", "avx512", ...).
+// The name of the target a plan built now on this thread would hold (PlanningTarget().name).
 std::string ActiveIsa();
-// True when kernels may use the AVX512_BF16 instructions: the CPU has them, the AVX-512 target is
-// the one dispatched to, and no cap below "avx512_bf16" is set.
-bool NativeBf16Enabled();
 // True on CPUs whose L1 data cache stores 32 bytes a cycle, so that a 64-byte vector store takes
 // two (AMD family 19h: Zen 3, and Zen 4 with AVX-512; measured on Zen 4). Kernels use it to leave
 // out stores that only save recomputation on the AVX-512 target; the same bits either way.

@@ -40,8 +40,9 @@ struct Problem {
   std::string Describe() const;
 };
 
-// Bindings: inputs {self, weight, bias}, outputs {out} (API order).
-enum BindingIndex { kSelf = 0, kWeight = 1, kBias = 2, kOut = 0 };
+// The tensor parameters' slots in Bindings and PlanBuilder, in API parameter order.
+enum InputSlot : int { kSelf = 0, kWeight = 1, kBias = 2 };
+enum OutputSlot : int { kOut = 0 };
 
 // Scalar element transform for InputRounding.
 float ApplyRounding(InputRounding rounding, float value);

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "api/dtype.h"
-#include "api/strided.h"
+#include "api/tensor_desc.h"
 #include "runtime/meta.h"
 #include "runtime/sysparam.h"
 

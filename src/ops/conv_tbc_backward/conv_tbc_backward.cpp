@@ -37,7 +37,8 @@ aclnnStatus aclnnConvTbcBackwardGetWorkspaceSize(const aclTensor* self, const ac
                          conv_tbc::CheckAndDescribe(self, input, weight, bias, pad, cubeMathType,
                                                     gradInput, gradWeight, gradBias, &problem));
                      builder->problem = problem.Describe();
-                     builder->input_unused[3] = true;  // only bias's shape and dtype matter
+                     builder->input_unused[conv_tbc::kBias] =
+                         true;  // only bias's shape and dtype matter
                      return ChooseImplementation("conv_tbc_backward", conv_tbc::kImplementations,
                                                  problem, builder);
                    });

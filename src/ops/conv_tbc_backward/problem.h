@@ -16,6 +16,10 @@ enum class InputRounding {
   kHalf,  // cubeMathType 2: every input rounded to FLOAT16
 };
 
+// The tensor parameters' slots in Bindings and PlanBuilder, in API parameter order.
+enum InputSlot : int { kSelf = 0, kInput = 1, kWeight = 2, kBias = 3 };
+enum OutputSlot : int { kGradInput = 0, kGradWeight = 1, kGradBias = 2 };
+
 struct Problem {
   // Layout is Time, Batch, Channel: self (t_out, batch, c_out), input (t_in, batch, c_in),
   // weight (taps, c_in, c_out), bias (c_out). t_out = t_in + 2 * pad + 1 - taps.

@@ -109,15 +109,15 @@ class ReferencePlan : public Plan {
     double* gw = WorkspaceBooking::At<double>(workspace, gw_);
     double* gb = WorkspaceBooking::At<double>(workspace, gb_);
     // gradBias sums self as stored (spec 5.4): load it unrounded first.
-    LoadView(p_.self, bindings.inputs[0], InputRounding::kNone, dy);
+    LoadView(p_.self, bindings.inputs[kSelf], InputRounding::kNone, dy);
     ConvTbcBackwardF64(shape_, dy, nullptr, nullptr, nullptr, nullptr, gb);
-    LoadView(p_.self, bindings.inputs[0], p_.rounding, dy);
-    LoadView(p_.input, bindings.inputs[1], p_.rounding, x);
-    LoadView(p_.weight, bindings.inputs[2], p_.rounding, w);
+    LoadView(p_.self, bindings.inputs[kSelf], p_.rounding, dy);
+    LoadView(p_.input, bindings.inputs[kInput], p_.rounding, x);
+    LoadView(p_.weight, bindings.inputs[kWeight], p_.rounding, w);
     ConvTbcBackwardF64(shape_, dy, x, w, gx, gw, nullptr);
-    StoreView(p_.grad_input, bindings.outputs[0], p_.round_result_to_half, gx);
-    StoreView(p_.grad_weight, bindings.outputs[1], p_.round_result_to_half, gw);
-    StoreView(p_.grad_bias, bindings.outputs[2], false, gb);
+    StoreView(p_.grad_input, bindings.outputs[kGradInput], p_.round_result_to_half, gx);
+    StoreView(p_.grad_weight, bindings.outputs[kGradWeight], p_.round_result_to_half, gw);
+    StoreView(p_.grad_bias, bindings.outputs[kGradBias], false, gb);
     return Status::Ok();
   }
 

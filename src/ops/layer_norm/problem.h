@@ -8,6 +8,10 @@
 
 namespace openaclnn::layer_norm {
 
+// The tensor parameters' slots in Bindings and PlanBuilder, in API parameter order.
+enum InputSlot : int { kInput = 0, kWeight = 1, kBias = 2 };
+enum OutputSlot : int { kOut = 0, kMean = 1, kRstd = 2 };
+
 // input and out are viewed as [M, N]: M = product of the leading `begin` dims, N = product of the
 // trailing (normalised) dims. mean and rstd have M elements in any shape and are written in the
 // row-major order of their views.

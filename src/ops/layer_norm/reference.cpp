@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "api/dtype.h"
-#include "api/strided.h"
 
 namespace openaclnn::layer_norm {
 namespace {

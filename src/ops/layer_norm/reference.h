@@ -9,9 +9,6 @@
 
 namespace openaclnn::layer_norm {
 
-// Bindings: inputs {input, weight, bias}, outputs {out, mean, rstd} (API order).
-enum BindingIndex { kInput = 0, kWeight = 1, kBias = 2, kOut = 0, kMean = 1, kRstd = 2 };
-
 const char* ReferenceDeclines(const Problem& problem);
 std::unique_ptr<Plan> MakeReferencePlan(const Problem& problem, WorkspaceBooking* workspace);
 

@@ -4,7 +4,6 @@
 #include "aclnnop/aclnn_layer_norm_backward.h"
 #include "api/dtype.h"
 #include "api/executor.h"
-#include "backend/cpu/isa.h"
 #include "ops/layer_norm_backward/checker.h"
 #include "ops/layer_norm_backward/cpu/fast.h"
 #if OPENACLNN_WITH_CUDA
@@ -64,14 +63,15 @@ aclnnStatus aclnnLayerNormBackwardGetWorkspaceSize(
       {gradOut, input, mean, rstd, weightOptional, biasOptional},
       {gradInputOut, gradWeightOut, gradBiasOut},
       [&](openaclnn::PlanBuilder* builder) -> openaclnn::Status {
-        openaclnn::cpu::ApplyIsaCapFromEnvironment();
         lnb::Problem problem;
         OPENACLNN_RETURN_IF_ERROR(lnb::CheckArguments(
             gradOut, input, normalizedShape, mean, rstd, weightOptional, biasOptional, outputMask,
             gradInputOut, gradWeightOut, gradBiasOut, &problem));
         if (openaclnn::VerboseEnabled()) builder->problem = problem.Describe();
-        builder->input_unused[5] = true;  // the bias is validated, never read
-        for (int i = 0; i < 3; ++i) builder->output_unused[i] = !problem.mask[i];
+        builder->input_unused[lnb::kBias] = true;  // the bias is validated, never read
+        for (lnb::OutputSlot slot : {lnb::kGradInput, lnb::kGradWeight, lnb::kGradBias}) {
+          builder->output_unused[slot] = !problem.mask[slot];
+        }
         if (lnb::NothingToCompute(problem)) return openaclnn::Status::Ok();
         return openaclnn::ChooseImplementation("layer_norm_backward", lnb::kImplementations,
                                                problem, builder);

@@ -8,6 +8,11 @@
 
 namespace openaclnn::layer_norm_backward {
 
+// The tensor parameters' slots in Bindings and PlanBuilder, in API parameter order. The output
+// slots are also the indices of outputMask.
+enum InputSlot : int { kGradOut = 0, kInput = 1, kMean = 2, kRstd = 3, kWeight = 4, kBias = 5 };
+enum OutputSlot : int { kGradInput = 0, kGradWeight = 1, kGradBias = 2 };
+
 // Input and gradOut are viewed as [M, N]: M = product of the leading `begin` dims, N = product
 // of the trailing (normalised) dims.
 struct Problem {

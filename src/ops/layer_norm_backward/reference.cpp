@@ -27,14 +27,15 @@ class ReferencePlan : public Plan {
 
   Status Run(const Bindings& b, void* workspace) const override {
     const Problem& p = p_;
-    const void* dy = p.grad_out.First(static_cast<const void*>(b.inputs[0]));
-    const void* x = p.input.First(static_cast<const void*>(b.inputs[1]));
-    const void* mean = p.mean.First(static_cast<const void*>(b.inputs[2]));
-    const void* rstd = p.rstd.First(static_cast<const void*>(b.inputs[3]));
-    const void* w = p.has_weight ? p.weight.First(static_cast<const void*>(b.inputs[4])) : nullptr;
-    void* dx = p.mask[0] ? p.grad_input.First(b.outputs[0]) : nullptr;
-    void* gw = p.mask[1] ? p.grad_weight.First(b.outputs[1]) : nullptr;
-    void* gb = p.mask[2] ? p.grad_bias.First(b.outputs[2]) : nullptr;
+    const void* dy = p.grad_out.First(static_cast<const void*>(b.inputs[kGradOut]));
+    const void* x = p.input.First(static_cast<const void*>(b.inputs[kInput]));
+    const void* mean = p.mean.First(static_cast<const void*>(b.inputs[kMean]));
+    const void* rstd = p.rstd.First(static_cast<const void*>(b.inputs[kRstd]));
+    const void* w =
+        p.has_weight ? p.weight.First(static_cast<const void*>(b.inputs[kWeight])) : nullptr;
+    void* dx = p.mask[0] ? p.grad_input.First(b.outputs[kGradInput]) : nullptr;
+    void* gw = p.mask[1] ? p.grad_weight.First(b.outputs[kGradWeight]) : nullptr;
+    void* gb = p.mask[2] ? p.grad_bias.First(b.outputs[kGradBias]) : nullptr;
     const int64_t n_cols = p.n;
     auto row_elem = [n_cols](const TensorDesc& t, int64_t m, int64_t n) {
       return OffsetOf(t, m * n_cols + n);

@@ -94,11 +94,11 @@ TEST_F(ConvTbcDeterminismTest, BitwiseEqualAcrossIsas) {
     w.FillUniform(&rng, -1.0f, 1.0f);
     std::vector<uint8_t> first[3];
     for (const std::string& isa : cpu::AvailableIsas()) {
-      ASSERT_TRUE(cpu::SetIsaCap(isa));
+      ASSERT_TRUE(cpu::SetPlanningIsaCap(isa));
       CallResult r = CallConvTbcBackward(dy.tensor(), x.tensor(), w.tensor(), bias.tensor(), s.pad,
                                          static_cast<int8_t>(cube), gx.tensor(), gw.tensor(),
                                          gb.tensor(), stream_);
-      cpu::SetIsaCap("");
+      cpu::SetPlanningIsaCap("");
       ASSERT_EQ(r.phase1, 0) << r.message;
       ASSERT_EQ(r.phase2, 0) << r.message;
       const std::vector<uint8_t> now[3] = {gx.Bytes(), gw.Bytes(), gb.Bytes()};

@@ -37,10 +37,12 @@ bool SameBits(float a, float b) { return FloatBits(a) == FloatBits(b); }
 class RowsTest : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override {
-    ASSERT_TRUE(cpu::SetIsaCap(GetParam()));
+    ASSERT_TRUE(cpu::SetPlanningIsaCap(GetParam()));
     ASSERT_EQ(cpu::ActiveIsa(), GetParam());
+    target_ = cpu::PlanningTarget();
   }
-  void TearDown() override { cpu::SetIsaCap(""); }
+  void TearDown() override { cpu::SetPlanningIsaCap(""); }
+  cpu::KernelTarget target_;
 };
 
 TEST_P(RowsTest, LoadSixteenBitRows) {
@@ -48,7 +50,7 @@ TEST_P(RowsTest, LoadSixteenBitRows) {
   for (size_t i = 0; i < all.size(); ++i) all[i] = static_cast<uint16_t>(i);
   std::vector<float> got(all.size());
   for (aclDataType dt : {ACL_FLOAT16, ACL_BF16}) {
-    LoadRow(all.data(), dt, 1, static_cast<int64_t>(all.size()), got.data());
+    LoadRow(target_, all.data(), dt, 1, static_cast<int64_t>(all.size()), got.data());
     for (size_t i = 0; i < all.size(); ++i) {
       const float want = LoadAsFloat(all.data(), dt, static_cast<int64_t>(i));
       ASSERT_TRUE(SameBits(got[i], want)) << DTypeName(dt) << " pattern " << all[i];
@@ -62,7 +64,7 @@ TEST_P(RowsTest, StoreRowsRoundLikeTheScalarConversions) {
   for (bool via_half : {false, true}) {
     for (aclDataType dt : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
       std::vector<uint8_t> got(n * DTypeSize(dt));
-      StoreRow(src.data(), n, via_half, got.data(), dt, 1);
+      StoreRow(target_, src.data(), n, via_half, got.data(), dt, 1);
       for (int64_t i = 0; i < n; ++i) {
         uint8_t want[4];
         if (via_half && dt == ACL_FLOAT16) {
@@ -84,14 +86,14 @@ TEST_P(RowsTest, InputRoundingAndSums) {
   const int64_t n = static_cast<int64_t>(src.size());
   for (InputRounding r : {InputRounding::kHf32, InputRounding::kHalf}) {
     std::vector<float> row = src;
-    RoundRow(r, row.data(), n);
+    RoundRow(target_, r, row.data(), n);
     for (int64_t i = 0; i < n; ++i) {
       ASSERT_TRUE(SameBits(row[i], ApplyRounding(r, src[i]))) << std::hex << FloatBits(src[i]);
     }
   }
   std::vector<float> a(1001), sum(1001, 0.5f);
   for (size_t i = 0; i < a.size(); ++i) a[i] = 0.25f * static_cast<float>(i);
-  AccumulateRow(a.data(), 1001, sum.data());
+  AccumulateRow(target_, a.data(), 1001, sum.data());
   for (size_t i = 0; i < a.size(); ++i) ASSERT_EQ(sum[i], 0.5f + a[i]);
 }
 

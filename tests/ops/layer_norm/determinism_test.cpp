@@ -59,7 +59,7 @@ class LayerNormDeterminism : public test::RuntimeTest {
  protected:
   void TearDown() override {
     cpu::SetNumThreads(0);
-    cpu::SetIsaCap("");
+    cpu::SetPlanningIsaCap("");
     test::RuntimeTest::TearDown();
   }
 };
@@ -76,7 +76,7 @@ TEST_F(LayerNormDeterminism, ThreadCountsIsasAndLayouts) {
   ASSERT_FALSE(isas.empty());
   for (const Problem& p : problems) {
     cpu::SetNumThreads(1);
-    ASSERT_TRUE(cpu::SetIsaCap(isas.front()));
+    ASSERT_TRUE(cpu::SetPlanningIsaCap(isas.front()));
     const std::vector<float> expected = RunOnce(p, Contiguous());
     for (int threads : {2, 3}) {
       cpu::SetNumThreads(threads);
@@ -86,11 +86,11 @@ TEST_F(LayerNormDeterminism, ThreadCountsIsasAndLayouts) {
     cpu::SetNumThreads(2);
     EXPECT_TRUE(BitwiseEqual(RunOnce(p, Strided()), expected)) << "strided layout";
     for (const std::string& isa : isas) {
-      ASSERT_TRUE(cpu::SetIsaCap(isa));
+      ASSERT_TRUE(cpu::SetPlanningIsaCap(isa));
       EXPECT_EQ(cpu::ActiveIsa(), isa);
       EXPECT_TRUE(BitwiseEqual(RunOnce(p, Contiguous()), expected)) << "isa " << isa;
     }
-    cpu::SetIsaCap("");
+    cpu::SetPlanningIsaCap("");
   }
 }
 

@@ -90,7 +90,7 @@ TEST(LayerNormBackwardDeterminism, ThreadCountsAndIsas) {
   ASSERT_FALSE(isas.empty());
   for (const Problem& p : kProblems) {
     cpu::SetNumThreads(1);
-    ASSERT_TRUE(cpu::SetIsaCap(isas.front()));
+    ASSERT_TRUE(cpu::SetPlanningIsaCap(isas.front()));
     const std::vector<float> base = RunOnce(p, Layout::kContiguous);
     for (int threads : {2, 3}) {
       cpu::SetNumThreads(threads);
@@ -99,7 +99,7 @@ TEST(LayerNormBackwardDeterminism, ThreadCountsAndIsas) {
     }
     cpu::SetNumThreads(2);
     for (const std::string& isa : isas) {
-      ASSERT_TRUE(cpu::SetIsaCap(isa));
+      ASSERT_TRUE(cpu::SetPlanningIsaCap(isa));
       EXPECT_EQ(cpu::ActiveIsa(), isa);
       EXPECT_TRUE(BitwiseEqual(base, RunOnce(p, Layout::kContiguous)))
           << "isa " << isa << ", shape[0]=" << p.shape[0];
@@ -109,7 +109,7 @@ TEST(LayerNormBackwardDeterminism, ThreadCountsAndIsas) {
     EXPECT_TRUE(BitwiseEqual(base, RunOnce(p, Layout::kPaddedRows))) << "padded rows";
     EXPECT_TRUE(BitwiseEqual(base, RunOnce(p, Layout::kTransposedLead))) << "transposed lead";
   }
-  cpu::SetIsaCap("");
+  cpu::SetPlanningIsaCap("");
   cpu::SetNumThreads(0);
 }
 
@@ -125,7 +125,7 @@ TEST(LayerNormBackwardDeterminism, KeptOrRecomputedRows) {
   };
   cpu::SetNumThreads(2);
   for (const std::string& isa : cpu::AvailableIsas()) {
-    ASSERT_TRUE(cpu::SetIsaCap(isa));
+    ASSERT_TRUE(cpu::SetPlanningIsaCap(isa));
     for (const Problem& p : problems) {
       cpu::SetNarrowVectorStoresForTest(0);
       const std::vector<float> kept = RunOnce(p, Layout::kContiguous);
@@ -135,7 +135,7 @@ TEST(LayerNormBackwardDeterminism, KeptOrRecomputedRows) {
     }
   }
   cpu::SetNarrowVectorStoresForTest(-1);
-  cpu::SetIsaCap("");
+  cpu::SetPlanningIsaCap("");
   cpu::SetNumThreads(0);
 }
 
@@ -151,7 +151,7 @@ TEST(LayerNormBackwardDeterminism, RowsPrefetchedIntoL1OrL2) {
   };
   cpu::SetNumThreads(2);
   for (const std::string& isa : cpu::AvailableIsas()) {
-    ASSERT_TRUE(cpu::SetIsaCap(isa));
+    ASSERT_TRUE(cpu::SetPlanningIsaCap(isa));
     for (const Problem& p : problems) {
       for (bool params_only : {false, true}) {
         cpu::SetPrefetchRowsToL2ForTest(0);
@@ -163,7 +163,7 @@ TEST(LayerNormBackwardDeterminism, RowsPrefetchedIntoL1OrL2) {
     }
   }
   cpu::SetPrefetchRowsToL2ForTest(-1);
-  cpu::SetIsaCap("");
+  cpu::SetPlanningIsaCap("");
   cpu::SetNumThreads(0);
 }
 
@@ -196,7 +196,7 @@ TEST(LayerNormBackwardDeterminism, Bf16GradInputAcrossTheFloatRange) {
     return dx.Values();
   };
   for (const std::string& isa : cpu::AvailableIsas()) {
-    ASSERT_TRUE(cpu::SetIsaCap(isa));
+    ASSERT_TRUE(cpu::SetPlanningIsaCap(isa));
     const std::vector<float> f32 = run(ACL_FLOAT);
     const std::vector<float> bf16 = run(ACL_BF16);
     ASSERT_EQ(f32.size(), bf16.size());
@@ -215,7 +215,7 @@ TEST(LayerNormBackwardDeterminism, Bf16GradInputAcrossTheFloatRange) {
     EXPECT_GT(denormal, 50) << isa;
     EXPECT_GT(special, 50) << isa;
   }
-  cpu::SetIsaCap("");
+  cpu::SetPlanningIsaCap("");
 }
 
 // Running the same executor many times (repeatable) gives the same bytes every time.

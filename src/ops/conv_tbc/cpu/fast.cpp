@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "api/dtype.h"
-#include "api/strided.h"
+#include "api/tensor_desc.h"
 #include "backend/cpu/isa.h"
 #include "backend/cpu/thread_pool.h"
 #include "kernels/cpu/gemm.h"
@@ -66,7 +66,8 @@ struct Chunk {
 
 class FastPlan : public Plan {
  public:
-  FastPlan(const Problem& p, WorkspaceBooking* ws) : p_(p) {
+  FastPlan(const Problem& p, WorkspaceBooking* ws)
+      : p_(p), target_(openaclnn::cpu::PlanningTarget()) {
     const int64_t rows_y = p.t_out * p.batch, rows_x = p.t_in * p.batch;
     const int64_t rows_w = p.taps * p.c_in;
     const bool plain = p.rounding == InputRounding::kNone;
@@ -74,7 +75,7 @@ class FastPlan : public Plan {
     // bfloat16 mode: X and W both BFLOAT16 and taken as they are, on a CPU that multiplies
     // bfloat16 natively (about twice the fp32 rate; exact products, fp32 sums).
     bf16_ = products_ && plain && p.self.dtype == ACL_BF16 && p.weight.dtype == ACL_BF16 &&
-            openaclnn::cpu::HasFastBf16Gemm() && openaclnn::cpu::NativeBf16Enabled();
+            openaclnn::cpu::HasFastBf16Gemm() && target_.native_bf16;
     if (products_) {
       const aclDataType operand_dtype = bf16_ ? ACL_BF16 : ACL_FLOAT;
       const size_t input_bytes = bf16_ ? sizeof(uint16_t) : sizeof(float);
@@ -125,6 +126,8 @@ class FastPlan : public Plan {
     if (serial_store_) StoreRows(s, 0, p_.t_out * p_.batch, 0, p_.c_out);
     return Status::Ok();
   }
+
+  const char* target_name() const override { return target_.name; }
 
  private:
   struct State {
@@ -253,6 +256,8 @@ class FastPlan : public Plan {
   }
 
   Problem p_;
+  // The SIMD target resolved in phase 1: whether the bfloat16 products may run.
+  const openaclnn::cpu::KernelTarget target_;
   bool products_ = false;
   bool bf16_ = false;  // X and W read as bfloat16 by the bfloat16 GEMM
   bool serial_store_ = false;

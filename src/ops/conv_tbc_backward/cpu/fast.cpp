@@ -66,7 +66,7 @@ struct Chunk {
 
 class FastPlan : public Plan {
  public:
-  FastPlan(const Problem& p, WorkspaceBooking* ws) : p_(p) {
+  FastPlan(const Problem& p, WorkspaceBooking* ws) : p_(p), target_(cpu::PlanningTarget()) {
     const int64_t rows_y = p.t_out * p.batch, rows_x = p.t_in * p.batch;
     const int64_t rows_w = p.taps * p.c_in;
     // Products are needed only when dY has elements; otherwise the gradients are zeros.
@@ -77,7 +77,7 @@ class FastPlan : public Plan {
     // about twice the fp32 rate, with exact products and fp32 sums, as the fp32 path computes them.
     bf16_ = has_products_ && plain_inputs && p.self.dtype == ACL_BF16 &&
             p.input.dtype == ACL_BF16 && p.weight.dtype == ACL_BF16 && cpu::HasFastBf16Gemm() &&
-            cpu::NativeBf16Enabled();
+            target_.native_bf16;
     if (has_products_) {
       const aclDataType operand_dtype = bf16_ ? ACL_BF16 : ACL_FLOAT;
       y_.direct = plain_inputs && p.self.dtype == operand_dtype && RowMatrixLd(p.self, &y_.ld);
@@ -123,12 +123,12 @@ class FastPlan : public Plan {
   Status Run(const Bindings& bindings, void* workspace) const override {
     RunState s;
     s.ws = workspace;
-    s.y_src = p_.self.First(bindings.inputs[0]);
-    s.x_src = p_.input.First(bindings.inputs[1]);
-    s.w_src = p_.weight.First(bindings.inputs[2]);
-    s.gx_dst = p_.grad_input.First(bindings.outputs[0]);
-    s.gw_dst = p_.grad_weight.First(bindings.outputs[1]);
-    s.gb_dst = p_.grad_bias.First(bindings.outputs[2]);
+    s.y_src = p_.self.First(bindings.inputs[kSelf]);
+    s.x_src = p_.input.First(bindings.inputs[kInput]);
+    s.w_src = p_.weight.First(bindings.inputs[kWeight]);
+    s.gx_dst = p_.grad_input.First(bindings.outputs[kGradInput]);
+    s.gw_dst = p_.grad_weight.First(bindings.outputs[kGradWeight]);
+    s.gb_dst = p_.grad_bias.First(bindings.outputs[kGradBias]);
     s.y = static_cast<float*>(OperandPointer(y_, workspace, s.y_src));
     s.x = static_cast<float*>(OperandPointer(x_, workspace, s.x_src));
     s.w = static_cast<float*>(OperandPointer(w_, workspace, s.w_src));
@@ -155,6 +155,8 @@ class FastPlan : public Plan {
     FinishBias(s);
     return Status::Ok();
   }
+
+  const char* target_name() const override { return target_.name; }
 
  private:
   struct RunState {
@@ -207,8 +209,8 @@ class FastPlan : public Plan {
       std::fill(partial, partial + n, 0.0f);
       for (int64_t r = c.r0; r < c.r1; ++r) {
         const void* src = RowAddress(p_.self, s.y_src, r);
-        LoadRow(src, ACL_BF16, p_.self.strides[2], n, row);
-        AccumulateRow(row, n, partial);
+        LoadRow(target_, src, ACL_BF16, p_.self.strides[2], n, row);
+        AccumulateRow(target_, row, n, partial);
         if (!y_.direct) CopyRow16(src, p_.self.strides[2], n, s.y16 + r * y_.ld);
       }
       return;
@@ -249,22 +251,23 @@ class FastPlan : public Plan {
       std::fill(partial, partial + n, 0.0f);
       for (int64_t r = c.r0; r < c.r1; ++r) {
         if (y_.direct) {
-          AccumulateRow(s.y + r * y_.ld, n, partial);
+          AccumulateRow(target_, s.y + r * y_.ld, n, partial);
           continue;
         }
         float* row = s.y + r * y_.ld;
-        LoadRow(RowAddress(p_.self, s.y_src, r), p_.self.dtype, p_.self.strides[2], n, row);
-        AccumulateRow(row, n, partial);
-        RoundRow(p_.rounding, row, n);
+        LoadRow(target_, RowAddress(p_.self, s.y_src, r), p_.self.dtype, p_.self.strides[2], n,
+                row);
+        AccumulateRow(target_, row, n, partial);
+        RoundRow(target_, p_.rounding, row, n);
       }
       return;
     }
     if (c.which == 1) {
       for (int64_t r = c.r0; r < c.r1; ++r) {
         float* row = s.x + r * x_.ld;
-        LoadRow(RowAddress(p_.input, s.x_src, r), p_.input.dtype, p_.input.strides[2], p_.c_in,
-                row);
-        RoundRow(p_.rounding, row, p_.c_in);
+        LoadRow(target_, RowAddress(p_.input, s.x_src, r), p_.input.dtype, p_.input.strides[2],
+                p_.c_in, row);
+        RoundRow(target_, p_.rounding, row, p_.c_in);
       }
       return;
     }
@@ -275,8 +278,8 @@ class FastPlan : public Plan {
       const void* src = static_cast<const unsigned char*>(s.w_src) +
                         (k * d.strides[0] + ci * d.strides[1]) * esize;
       float* row = s.w + r * w_.ld;
-      LoadRow(src, d.dtype, d.strides[2], p_.c_out, row);
-      RoundRow(p_.rounding, row, p_.c_out);
+      LoadRow(target_, src, d.dtype, d.strides[2], p_.c_out, row);
+      RoundRow(target_, p_.rounding, row, p_.c_out);
     }
   }
 
@@ -378,7 +381,7 @@ class FastPlan : public Plan {
     for (int64_t r = r0; r < r1; ++r) {
       void* dst = static_cast<unsigned char*>(const_cast<void*>(RowAddress(d, s.gx_dst, r))) +
                   c0 * d.strides[2] * esize;
-      StoreRow(s.gx + r * gx_.ld + c0, c1 - c0, p_.round_result_to_half, dst, d.dtype,
+      StoreRow(target_, s.gx + r * gx_.ld + c0, c1 - c0, p_.round_result_to_half, dst, d.dtype,
                d.strides[2]);
     }
   }
@@ -394,8 +397,8 @@ class FastPlan : public Plan {
       for (int64_t r = r0; r < r1; ++r) {
         void* dst = static_cast<unsigned char*>(s.gw_dst) +
                     (kk * d.strides[0] + r * d.strides[1] + c0 * d.strides[2]) * esize;
-        StoreRow(s.gw + kk * gw_.tap_stride + r * gw_.ld + c0, c1 - c0, p_.round_result_to_half,
-                 dst, d.dtype, d.strides[2]);
+        StoreRow(target_, s.gw + kk * gw_.tap_stride + r * gw_.ld + c0, c1 - c0,
+                 p_.round_result_to_half, dst, d.dtype, d.strides[2]);
       }
     }
   }
@@ -414,6 +417,7 @@ class FastPlan : public Plan {
   }
 
   Problem p_;
+  const cpu::KernelTarget target_;  // the SIMD target of the row conversions
   bool has_products_ = false;
   bool bf16_ = false;  // inputs read as bfloat16 by the bfloat16 GEMM
   size_t y_scratch_ = 0;

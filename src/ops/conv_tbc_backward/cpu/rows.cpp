@@ -119,12 +119,13 @@ HWY_EXPORT(RoundRowImpl);
 HWY_EXPORT(AccumulateRowImpl);
 HWY_EXPORT(StoreRowImpl);
 
-void LoadRow(const void* src, aclDataType dtype, int64_t stride, int64_t n, float* dst) {
+void LoadRow(const cpu::KernelTarget& target, const void* src, aclDataType dtype, int64_t stride,
+             int64_t n, float* dst) {
   if (stride == 1) {
     if (dtype == ACL_FLOAT) {
       std::memcpy(dst, src, sizeof(float) * n);
     } else {
-      HWY_DYNAMIC_DISPATCH(LoadRow16)
+      OPENACLNN_DISPATCH(LoadRow16, target)
       (static_cast<const uint16_t*>(src), n, dtype == ACL_FLOAT16, dst);
     }
     return;
@@ -132,24 +133,24 @@ void LoadRow(const void* src, aclDataType dtype, int64_t stride, int64_t n, floa
   for (int64_t i = 0; i < n; ++i) dst[i] = LoadAsFloat(src, dtype, i * stride);
 }
 
-void RoundRow(InputRounding rounding, float* row, int64_t n) {
+void RoundRow(const cpu::KernelTarget& target, InputRounding rounding, float* row, int64_t n) {
   if (rounding == InputRounding::kNone) return;
-  HWY_DYNAMIC_DISPATCH(RoundRowImpl)(rounding == InputRounding::kHf32 ? 1 : 2, row, n);
+  OPENACLNN_DISPATCH(RoundRowImpl, target)(rounding == InputRounding::kHf32 ? 1 : 2, row, n);
 }
 
-void AccumulateRow(const float* row, int64_t n, float* sum) {
-  HWY_DYNAMIC_DISPATCH(AccumulateRowImpl)(row, n, sum);
+void AccumulateRow(const cpu::KernelTarget& target, const float* row, int64_t n, float* sum) {
+  OPENACLNN_DISPATCH(AccumulateRowImpl, target)(row, n, sum);
 }
 
-void StoreRow(const float* src, int64_t n, bool via_half, void* dst, aclDataType dtype,
-              int64_t stride) {
+void StoreRow(const cpu::KernelTarget& target, const float* src, int64_t n, bool via_half,
+              void* dst, aclDataType dtype, int64_t stride) {
   if (stride == 1) {
     if (dtype == ACL_FLOAT && !via_half) {
       std::memcpy(dst, src, sizeof(float) * n);
       return;
     }
     const int out = dtype == ACL_FLOAT ? 0 : dtype == ACL_FLOAT16 ? 1 : 2;
-    HWY_DYNAMIC_DISPATCH(StoreRowImpl)(src, n, via_half, out, dst);
+    OPENACLNN_DISPATCH(StoreRowImpl, target)(src, n, via_half, out, dst);
     return;
   }
   for (int64_t i = 0; i < n; ++i) {

@@ -26,9 +26,9 @@ __host__ __device__ constexpr int64_t CeilDiv(int64_t a, int64_t b) { return (a 
 
 __device__ __forceinline__ float LoadElem(const void* base, ElemType type, int64_t i) {
   switch (type) {
-    case ElemType::kHalf:
+    case ElemType::kFloat16:
       return __half2float(static_cast<const __half*>(base)[i]);
-    case ElemType::kBf16:
+    case ElemType::kBFloat16:
       return __bfloat162float(static_cast<const __nv_bfloat16*>(base)[i]);
     default:
       return static_cast<const float*>(base)[i];
@@ -59,17 +59,17 @@ __device__ __forceinline__ void StoreElem(void* base, ElemType type, int64_t i, 
                                           bool via_half) {
   if (via_half) {
     const __half h = __float2half_rn(v);
-    if (type == ElemType::kHalf) {
+    if (type == ElemType::kFloat16) {
       static_cast<__half*>(base)[i] = h;
       return;
     }
     v = __half2float(h);
   }
   switch (type) {
-    case ElemType::kHalf:
+    case ElemType::kFloat16:
       static_cast<__half*>(base)[i] = __float2half_rn(v);
       break;
-    case ElemType::kBf16:
+    case ElemType::kBFloat16:
       static_cast<__nv_bfloat16*>(base)[i] = __float2bfloat16_rn(v);
       break;
     default:
@@ -196,9 +196,9 @@ cudaError_t LaunchPack(const PackArgs& args, cudaStream_t stream) {
   const dim3 block(kTileCols, kTileRows);
   if (args.panel == nullptr) {
     PackKernel<NoPanel><<<grid, block, 0, stream>>>(args);
-  } else if (args.panel_type == ElemType::kHalf) {
+  } else if (args.panel_type == ElemType::kFloat16) {
     PackKernel<__half><<<grid, block, 0, stream>>>(args);
-  } else if (args.panel_type == ElemType::kBf16) {
+  } else if (args.panel_type == ElemType::kBFloat16) {
     PackKernel<__nv_bfloat16><<<grid, block, 0, stream>>>(args);
   } else {
     PackKernel<float><<<grid, block, 0, stream>>>(args);

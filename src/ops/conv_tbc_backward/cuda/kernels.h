@@ -8,10 +8,9 @@
 
 #include <cstdint>
 
-namespace openaclnn::conv_tbc::cuda {
+#include "api/elem_type.h"
 
-// Element types of views and panels (the three float types the operator accepts).
-enum class ElemType : int { kFloat = 0, kHalf = 1, kBf16 = 2 };
+namespace openaclnn::conv_tbc::cuda {
 
 // How a value is rounded before it enters a product (mirrors InputRounding).
 enum class Rounding : int { kNone = 0, kHf32 = 1, kHalf = 2 };
@@ -19,7 +18,7 @@ enum class Rounding : int { kNone = 0, kHf32 = 1, kHalf = 2 };
 // A rank-3 view (a rank-1 view is (1, 1, n)); strides in elements, may be negative or zero.
 struct DeviceView {
   void* first = nullptr;  // address of element (0, 0, 0)
-  ElemType type = ElemType::kFloat;
+  ElemType type = ElemType::kFloat32;
   int64_t dims[3] = {0, 0, 0};
   int64_t strides[3] = {0, 0, 0};
 };
@@ -38,7 +37,7 @@ struct PackArgs {
   int64_t time_shift = 0;
   int64_t panel_times = 0;
   void* panel = nullptr;
-  ElemType panel_type = ElemType::kFloat;
+  ElemType panel_type = ElemType::kFloat32;
   int64_t ld = 0;
   int64_t chunk_rows = 1;
   int64_t chunks = 0;

@@ -57,13 +57,6 @@ constexpr int64_t kMaxTapProducts = 65536;
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t RoundUp(int64_t a, int64_t m) { return CeilDiv(a, m) * m; }
 
-ElemType ElemOf(aclDataType dtype) {
-  return dtype == ACL_FLOAT16 ? ElemType::kHalf
-         : dtype == ACL_BF16  ? ElemType::kBf16
-                              : ElemType::kFloat;
-}
-int64_t ElemBytes(ElemType type) { return type == ElemType::kFloat ? 4 : 2; }
-
 Rounding RoundingOf(InputRounding rounding) {
   return rounding == InputRounding::kHf32   ? Rounding::kHf32
          : rounding == InputRounding::kHalf ? Rounding::kHalf
@@ -73,16 +66,16 @@ Rounding RoundingOf(InputRounding rounding) {
 // The dtype the products read: FLOAT for FLOAT and HF32, FLOAT16 for USE_FP16, else the promoted
 // 16-bit type (then self, input and weight all have that dtype: see the promotion table).
 ElemType ComputeType(const Problem& p) {
-  if (p.rounding == InputRounding::kHalf) return ElemType::kHalf;
-  if (p.rounding == InputRounding::kHf32) return ElemType::kFloat;
-  return ElemOf(p.promoted);
+  if (p.rounding == InputRounding::kHalf) return ElemType::kFloat16;
+  if (p.rounding == InputRounding::kHf32) return ElemType::kFloat32;
+  return ToElemType(p.promoted);
 }
 
 // `first` is the address of the view's element 0 (TensorDesc::First of the storage).
 DeviceView ViewOf(const TensorDesc& d, const void* first) {
   DeviceView v;
   v.first = const_cast<void*>(first);
-  v.type = ElemOf(d.dtype);
+  v.type = ToElemType(d.dtype);
   if (d.rank == 1) {
     v.dims[0] = v.dims[1] = 1;
     v.dims[2] = d.dims[0];
@@ -119,7 +112,7 @@ Chunking ChunksFor(int64_t rows, int64_t max_chunks) {
 
 // Everything a plan decides in phase 1; also what CudaDeclines inspects.
 struct Geometry {
-  ElemType ct = ElemType::kFloat;
+  ElemType ct = ElemType::kFloat32;
   bool self_has = false;  // dY has elements (then T_out, B and Cout are all > 0)
   int64_t rows_y = 0, rows_x = 0;
   bool gx_products = false, gw_products = false;
@@ -148,14 +141,14 @@ bool PanelBytes(int64_t rows, int64_t ld, int64_t esize, int64_t* bytes) {
 // Whether the products may read a view as it is stored: its dtype is the compute type and the
 // cubeMathType rounding leaves its values unchanged.
 bool ReadsAsStored(const Problem& p, const TensorDesc& d, ElemType ct) {
-  if (ElemOf(d.dtype) != ct) return false;
+  if (ToElemType(d.dtype) != ct) return false;
   return p.rounding == InputRounding::kNone ||
          (p.rounding == InputRounding::kHalf && d.dtype == ACL_FLOAT16);
 }
 
 const char* MakeGeometry(const Problem& p, Geometry* g) {
   g->ct = ComputeType(p);
-  const int64_t ct_bytes = ElemBytes(g->ct);
+  const int64_t ct_bytes = static_cast<int64_t>(ElemSize(g->ct));
   const int64_t x_numel = p.input.Numel(), w_numel = p.weight.Numel();
   g->self_has = p.self.Numel() > 0;
   // Numel of a non-empty view is at most 2^40 (CheckTensorExtent), so these products fit.
@@ -319,12 +312,12 @@ class CudaPlan : public Plan {
     OPENACLNN_RETURN_IF_ERROR(guard.Enter(device));
 
     Pointers ptr;
-    ptr.y = p_.self.First(bindings.inputs[0]);
-    ptr.x = p_.input.First(bindings.inputs[1]);
-    ptr.w = p_.weight.First(bindings.inputs[2]);
-    ptr.gx = p_.grad_input.First(bindings.outputs[0]);
-    ptr.gw = p_.grad_weight.First(bindings.outputs[1]);
-    ptr.gb = p_.grad_bias.First(bindings.outputs[2]);
+    ptr.y = p_.self.First(bindings.inputs[kSelf]);
+    ptr.x = p_.input.First(bindings.inputs[kInput]);
+    ptr.w = p_.weight.First(bindings.inputs[kWeight]);
+    ptr.gx = p_.grad_input.First(bindings.outputs[kGradInput]);
+    ptr.gw = p_.grad_weight.First(bindings.outputs[kGradWeight]);
+    ptr.gb = p_.grad_bias.First(bindings.outputs[kGradBias]);
     auto at = [&](int64_t offset) -> void* {
       return offset < 0
                  ? nullptr
@@ -451,7 +444,7 @@ class CudaPlan : public Plan {
 
   // `elements` of the compute type further on.
   const void* Advance(const void* p, int64_t elements) const {
-    return static_cast<const unsigned char*>(p) + elements * ElemBytes(g_.ct);
+    return static_cast<const unsigned char*>(p) + elements * static_cast<int64_t>(ElemSize(g_.ct));
   }
 
   // Stores an fp32 accumulator into its output view (nothing when the products wrote the view
@@ -474,12 +467,12 @@ class CudaPlan : public Plan {
   Status Gemm(cublasHandle_t handle, const char* what, cublasOperation_t op_a,
               cublasOperation_t op_b, int64_t m, int64_t n, int64_t k, const Mat& a, const Mat& b,
               float beta, float* c, int64_t ldc, int64_t stride_c, int64_t batch) const {
-    const cudaDataType ab_type = g_.ct == ElemType::kHalf   ? CUDA_R_16F
-                                 : g_.ct == ElemType::kBf16 ? CUDA_R_16BF
-                                                            : CUDA_R_32F;
+    const cudaDataType ab_type = g_.ct == ElemType::kFloat16    ? CUDA_R_16F
+                                 : g_.ct == ElemType::kBFloat16 ? CUDA_R_16BF
+                                                                : CUDA_R_32F;
     // FLOAT: pedantic fp32 (never TF32). 16-bit: tensor cores with fp32 accumulation.
     const cublasComputeType_t compute =
-        g_.ct == ElemType::kFloat ? CUBLAS_COMPUTE_32F_PEDANTIC : CUBLAS_COMPUTE_32F;
+        g_.ct == ElemType::kFloat32 ? CUBLAS_COMPUTE_32F_PEDANTIC : CUBLAS_COMPUTE_32F;
     const float one = 1.0f;
     for (int64_t b0 = 0; b0 < batch; b0 += kMaxGemmDim) {
       const int64_t nb = std::min(kMaxGemmDim, batch - b0);

@@ -1,9 +1,10 @@
 #include "ops/layer_norm/cpu/fast.h"
 
 #include <algorithm>
+#include <array>
 
 #include "api/dtype.h"
-#include "api/strided.h"
+#include "api/layout.h"
 #include "backend/cpu/thread_pool.h"
 #include "ops/layer_norm/cpu/row_kernels.h"
 #include "ops/layer_norm/reference.h"
@@ -16,39 +17,43 @@ namespace {
 // change any result.
 constexpr int64_t kElementsPerTask = 16384;
 
-Elem ToElem(aclDataType t) {
-  return t == ACL_FLOAT16 ? Elem::kF16 : t == ACL_BF16 ? Elem::kBF16 : Elem::kF32;
-}
-
 class FastPlan : public Plan {
  public:
-  FastPlan(const Problem& p, WorkspaceBooking* ws) : p_(p) {
+  FastPlan(const Problem& p, WorkspaceBooking* ws)
+      : p_(p), target_(openaclnn::cpu::PlanningTarget()) {
     if (p.n == 0) return;
     RowArgs& a = args_;
     a.n = p.n;
     a.eps = p.eps;
-    a.in = ToElem(p.input.dtype);
-    a.out = ToElem(p.out.dtype);
+    a.in = ToElemType(p.input.dtype);
+    a.out = ToElemType(p.out.dtype);
     a.want_mean = p.has_mean;
     a.want_rstd = p.has_rstd;
     a.mean_type = p.has_mean ? p.mean.dtype : ACL_FLOAT;
     a.rstd_type = p.has_rstd ? p.rstd.dtype : ACL_FLOAT;
     a.in_contiguous = TrailingContiguous(p.input, p.begin);
     a.out_contiguous = TrailingContiguous(p.out, p.begin);
-    a.lead = MakeStridedDims(p.input, &p.out, 0, p.begin);
-    a.trail = MakeStridedDims(p.input, &p.out, p.begin, p.input.rank);
-    // mean and rstd share a shape when both are present.
-    if (p.has_mean) {
-      a.stat = MakeStridedDims(p.mean, p.has_rstd ? &p.rstd : nullptr, 0, p.mean.rank);
-    } else if (p.has_rstd) {
-      a.stat = MakeStridedDims(p.rstd, nullptr, 0, p.rstd.rank);
-      for (int i = 0; i < a.stat.rank; ++i) {
-        a.stat.strides[1][i] = a.stat.strides[0][i];
-        a.stat.strides[0][i] = 0;
-      }
+    const int64_t* io_sets[2] = {p.input.strides.data(), p.out.strides.data()};
+    a.lead = Uncollapsed<2>(p.input.dims.data(), 0, p.begin, io_sets);
+    a.trail = Uncollapsed<2>(p.input.dims.data(), p.begin, p.input.rank, io_sets);
+    // Row r starts at r * stride in every set when the dims collapse to at most one.
+    const MultiStrided<2> lead = Collapse<2>(p.input.dims.data(), 0, p.begin, io_sets);
+    MultiStrided<2> stat;
+    // mean and rstd share a shape when both are present; an absent one walks stride 0.
+    const TensorDesc* stat_view = p.has_mean ? &p.mean : p.has_rstd ? &p.rstd : nullptr;
+    if (stat_view != nullptr) {
+      const std::array<int64_t, kMaxRank> none{};
+      const int64_t* stat_sets[2] = {p.has_mean ? p.mean.strides.data() : none.data(),
+                                     p.has_rstd ? p.rstd.strides.data() : none.data()};
+      a.stat = Uncollapsed<2>(stat_view->dims.data(), 0, stat_view->rank, stat_sets);
+      stat = Collapse<2>(stat_view->dims.data(), 0, stat_view->rank, stat_sets);
     }
-    a.lead_simple = CollapseToOneStride(a.lead, a.lead_stride);
-    a.stat_simple = CollapseToOneStride(a.stat, a.stat_stride);
+    a.lead_simple = lead.rank <= 1;
+    a.stat_simple = stat.rank <= 1;
+    for (int k = 0; k < 2; ++k) {
+      a.lead_stride[k] = lead.InnerStride(k);
+      a.stat_stride[k] = stat.InnerStride(k);
+    }
     const int64_t n_pad = (p.n + kBlock - 1) / kBlock * kBlock;
     weight_ = ws->Book(sizeof(float) * n_pad);
     bias_ = ws->Book(sizeof(float) * n_pad);
@@ -85,19 +90,22 @@ class FastPlan : public Plan {
     ptrs.weight = w;
     ptrs.bias = b;
     if (serial_) {
-      NormalizeRows(args_, ptrs, 0, p_.m);
+      NormalizeRows(target_, args_, ptrs, 0, p_.m);
       return Status::Ok();
     }
     const int64_t tasks = (p_.m + rows_per_task_ - 1) / rows_per_task_;
     openaclnn::cpu::ParallelFor(tasks, [&](int64_t t) {
       const int64_t r0 = t * rows_per_task_;
-      NormalizeRows(args_, ptrs, r0, std::min(p_.m, r0 + rows_per_task_));
+      NormalizeRows(target_, args_, ptrs, r0, std::min(p_.m, r0 + rows_per_task_));
     });
     return Status::Ok();
   }
 
+  const char* target_name() const override { return target_.name; }
+
  private:
   Problem p_;
+  openaclnn::cpu::KernelTarget target_;  // the SIMD target of NormalizeRows
   RowArgs args_;
   size_t weight_ = 0;
   size_t bias_ = 0;

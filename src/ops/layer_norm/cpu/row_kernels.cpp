@@ -33,36 +33,36 @@ using DU16 = hn::Rebind<uint16_t, DF>;
 using VF = hn::Vec<DF>;
 using VU = hn::Vec<DU>;
 
-template <Elem E>
+template <ElemType E>
 struct Storage {
   using T = uint16_t;
 };
 template <>
-struct Storage<Elem::kF32> {
+struct Storage<ElemType::kFloat32> {
   using T = float;
 };
 
 namespace cv = ::openaclnn::simd::HWY_NAMESPACE;
 
 // One element to float, exactly as Load converts it.
-template <Elem E>
+template <ElemType E>
 HWY_INLINE float ScalarToF32(typename Storage<E>::T v) {
-  if constexpr (E == Elem::kF32) {
+  if constexpr (E == ElemType::kFloat32) {
     return v;
-  } else if constexpr (E == Elem::kBF16) {
+  } else if constexpr (E == ElemType::kBFloat16) {
     return BFloat16ToFloat(v);
   } else {
     return HalfToFloat(v);
   }
 }
 
-template <Elem E>
+template <ElemType E>
 HWY_INLINE VF Load(DF d, const typename Storage<E>::T* p) {
-  if constexpr (E == Elem::kF32) {
+  if constexpr (E == ElemType::kFloat32) {
     return hn::LoadU(d, p);
   } else {
     const VU bits = hn::PromoteTo(DU(), hn::LoadU(DU16(), p));
-    if constexpr (E == Elem::kBF16) {
+    if constexpr (E == ElemType::kBFloat16) {
       return hn::BitCast(d, hn::ShiftLeft<16>(bits));
     } else {
       return cv::HalfBitsToF32(d, bits);
@@ -70,12 +70,12 @@ HWY_INLINE VF Load(DF d, const typename Storage<E>::T* p) {
   }
 }
 
-template <Elem E>
+template <ElemType E>
 HWY_INLINE void Store(DF d, VF v, typename Storage<E>::T* p) {
-  if constexpr (E == Elem::kF32) {
+  if constexpr (E == ElemType::kFloat32) {
     hn::StoreU(v, d, p);
   } else {
-    const VU bits = E == Elem::kBF16 ? cv::F32ToBf16Bits(d, v) : cv::F32ToHalfBits(d, v);
+    const VU bits = E == ElemType::kBFloat16 ? cv::F32ToBf16Bits(d, v) : cv::F32ToHalfBits(d, v);
     hn::StoreU(hn::DemoteTo(DU16(), hn::BitCast(DI(), bits)), DU16(), p);
   }
 }
@@ -93,7 +93,7 @@ HWY_INLINE float ReduceCanonical(DF d, VF* v, size_t vectors) {
   return lanes[0];
 }
 
-template <Elem EIn, Elem EOut>
+template <ElemType EIn, ElemType EOut>
 void RowsStreaming(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row_end) {
   using TIn = typename Storage<EIn>::T;
   using TOut = typename Storage<EOut>::T;
@@ -111,15 +111,15 @@ void RowsStreaming(const RowArgs& a, const RowPointers& p, int64_t row_begin, in
 
   const TIn* x_base = static_cast<const TIn*>(p.x);
   TOut* y_base = static_cast<TOut*>(p.y);
-  Odometer lead(a.lead, row_begin);
-  Odometer stat(a.stat, row_begin);
+  LayoutOdometer<2> lead(a.lead, false, row_begin);
+  LayoutOdometer<2> stat(a.stat, false, row_begin);
   for (int64_t r = row_begin; r < row_end; ++r, lead.Next(), stat.Next()) {
     const TIn* x = x_base + lead.offset(0);
     TOut* y = y_base + lead.offset(1);
 
     // The block of x at column `col` with `valid` elements: in place when possible, otherwise
     // staged (zero padded). `trail` walks the strided layout; out offsets are recorded.
-    auto block_x = [&](Odometer* trail, int64_t col, int64_t valid, bool record_y) {
+    auto block_x = [&](LayoutOdometer<2>* trail, int64_t col, int64_t valid, bool record_y) {
       if (a.in_contiguous && !record_y) {
         if (valid == kBlock) return x + col;
         std::memcpy(sx, x + col, static_cast<size_t>(valid) * sizeof(TIn));
@@ -145,7 +145,7 @@ void RowsStreaming(const RowArgs& a, const RowPointers& p, int64_t row_begin, in
     const VF vshift = hn::Set(d, shift);
     for (size_t k = 0; k < vectors; ++k) total[k] = segment[k] = hn::Zero(d);
     {
-      Odometer trail(a.trail, 0);
+      LayoutOdometer<2> trail(a.trail, false, 0);
       for (int64_t b = 0; b < blocks; ++b) {
         const int64_t col = b * kBlock;
         const int64_t valid = n - col < kBlock ? n - col : kBlock;
@@ -173,7 +173,7 @@ void RowsStreaming(const RowArgs& a, const RowPointers& p, int64_t row_begin, in
     // Pass 2: the variance, as the mean of squared deviations (the row is in cache now).
     for (size_t k = 0; k < vectors; ++k) total[k] = segment[k] = hn::Zero(d);
     {
-      Odometer trail(a.trail, 0);
+      LayoutOdometer<2> trail(a.trail, false, 0);
       for (int64_t b = 0; b < blocks; ++b) {
         const int64_t col = b * kBlock;
         const int64_t valid = n - col < kBlock ? n - col : kBlock;
@@ -202,7 +202,7 @@ void RowsStreaming(const RowArgs& a, const RowPointers& p, int64_t row_begin, in
 
     // Pass 3: out = (x - mean) * rstd * weight + bias, one rounding to out's dtype.
     const bool walk = !a.in_contiguous || !a.out_contiguous;
-    Odometer trail(a.trail, 0);
+    LayoutOdometer<2> trail(a.trail, false, 0);
     for (int64_t b = 0; b < blocks; ++b) {
       const int64_t col = b * kBlock;
       const int64_t valid = n - col < kBlock ? n - col : kBlock;
@@ -229,7 +229,7 @@ void RowsStreaming(const RowArgs& a, const RowPointers& p, int64_t row_begin, in
 // Rows of up to kStageMax elements: one sweep reads the row, converts it to fp32 minus x[0] into
 // an aligned buffer and accumulates the sum; the variance and the output passes then run on the
 // buffer. The arithmetic is that of RowsStreaming element for element, so both give the same bits.
-template <Elem EIn, Elem EOut>
+template <ElemType EIn, ElemType EOut>
 void RowsStaged(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row_end) {
   using TIn = typename Storage<EIn>::T;
   using TOut = typename Storage<EOut>::T;
@@ -247,8 +247,8 @@ void RowsStaged(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64
 
   const TIn* x_base = static_cast<const TIn*>(p.x);
   TOut* y_base = static_cast<TOut*>(p.y);
-  Odometer lead(a.lead, row_begin);
-  Odometer stat(a.stat, row_begin);
+  LayoutOdometer<2> lead(a.lead, false, row_begin);
+  LayoutOdometer<2> stat(a.stat, false, row_begin);
   for (int64_t r = row_begin; r < row_end; ++r, lead.Next(), stat.Next()) {
     const TIn* x = x_base + (a.lead_simple ? r * a.lead_stride[0] : lead.offset(0));
     TOut* y = y_base + (a.lead_simple ? r * a.lead_stride[1] : lead.offset(1));
@@ -257,7 +257,7 @@ void RowsStaged(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64
 
     // Sweep 1: stage x - x[0] (padded to whole blocks with zeros) and sum it block by block.
     for (size_t k = 0; k < vectors; ++k) total[k] = segment[k] = hn::Zero(d);
-    Odometer gather(a.trail, 0);
+    LayoutOdometer<2> gather(a.trail, false, 0);
     for (int64_t b = 0; b < blocks; ++b) {
       const int64_t col = b * kBlock;
       const TIn* src = x + col;
@@ -316,7 +316,7 @@ void RowsStaged(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64
     const VF vrstd = hn::Set(d, rstd);
 
     // The output, one rounding to out's dtype.
-    Odometer trail(a.trail, 0);
+    LayoutOdometer<2> trail(a.trail, false, 0);
     for (int64_t b = 0; b < blocks; ++b) {
       const int64_t col = b * kBlock;
       const bool direct = a.out_contiguous && col + kBlock <= n;
@@ -344,7 +344,7 @@ void RowsStaged(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64
 // of the canonical accumulator becomes a vector over rows, summed over the blocks in order, and
 // the canonical tree s[c] += s[c + w] (w = kBlock/2 .. 1) runs across those vectors: the sums,
 // and so every output, have exactly the bits RowsStaged computes (the tests compare the two).
-template <Elem EIn, Elem EOut>
+template <ElemType EIn, ElemType EOut>
 void RowsTransposed(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row_end) {
   using TIn = typename Storage<EIn>::T;
   using TOut = typename Storage<EOut>::T;
@@ -418,7 +418,7 @@ void RowsTransposed(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
   }
 }
 
-template <Elem EIn, Elem EOut>
+template <ElemType EIn, ElemType EOut>
 void Rows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row_end) {
   if (a.n <= kTransposeMax && a.lead_simple && a.stat_simple && a.in_contiguous &&
       a.out_contiguous) {
@@ -430,26 +430,27 @@ void Rows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row
   }
 }
 
-template <Elem EIn>
+template <ElemType EIn>
 void DispatchOut(const RowArgs& a, const RowPointers& p, int64_t r0, int64_t r1) {
+  // The checker admits the three float types only; FLOAT is the default.
   switch (a.out) {
-    case Elem::kF32:
-      return Rows<EIn, Elem::kF32>(a, p, r0, r1);
-    case Elem::kF16:
-      return Rows<EIn, Elem::kF16>(a, p, r0, r1);
-    case Elem::kBF16:
-      return Rows<EIn, Elem::kBF16>(a, p, r0, r1);
+    case ElemType::kFloat16:
+      return Rows<EIn, ElemType::kFloat16>(a, p, r0, r1);
+    case ElemType::kBFloat16:
+      return Rows<EIn, ElemType::kBFloat16>(a, p, r0, r1);
+    default:
+      return Rows<EIn, ElemType::kFloat32>(a, p, r0, r1);
   }
 }
 
 void NormalizeRowsImpl(const RowArgs& a, const RowPointers& p, int64_t r0, int64_t r1) {
   switch (a.in) {
-    case Elem::kF32:
-      return DispatchOut<Elem::kF32>(a, p, r0, r1);
-    case Elem::kF16:
-      return DispatchOut<Elem::kF16>(a, p, r0, r1);
-    case Elem::kBF16:
-      return DispatchOut<Elem::kBF16>(a, p, r0, r1);
+    case ElemType::kFloat16:
+      return DispatchOut<ElemType::kFloat16>(a, p, r0, r1);
+    case ElemType::kBFloat16:
+      return DispatchOut<ElemType::kBFloat16>(a, p, r0, r1);
+    default:
+      return DispatchOut<ElemType::kFloat32>(a, p, r0, r1);
   }
 }
 
@@ -462,9 +463,9 @@ namespace openaclnn::layer_norm::cpu {
 
 HWY_EXPORT(NormalizeRowsImpl);
 
-void NormalizeRows(const RowArgs& args, const RowPointers& ptrs, int64_t row_begin,
-                   int64_t row_end) {
-  HWY_DYNAMIC_DISPATCH(NormalizeRowsImpl)(args, ptrs, row_begin, row_end);
+void NormalizeRows(const openaclnn::cpu::KernelTarget& target, const RowArgs& args,
+                   const RowPointers& ptrs, int64_t row_begin, int64_t row_end) {
+  OPENACLNN_DISPATCH(NormalizeRowsImpl, target)(args, ptrs, row_begin, row_end);
 }
 
 }  // namespace openaclnn::layer_norm::cpu

@@ -14,7 +14,9 @@
 #include <cstdint>
 
 #include "acl/acl_base.h"
-#include "api/strided.h"
+#include "api/elem_type.h"
+#include "api/layout.h"
+#include "backend/cpu/isa.h"
 
 namespace openaclnn::layer_norm::cpu {
 
@@ -27,14 +29,12 @@ constexpr int64_t kMaxLanes = 16;
 // Rows up to this length (with simple addressing) are processed a vector of rows at a time.
 constexpr int64_t kTransposeMax = 64;
 
-enum class Elem : uint8_t { kF32 = 0, kF16 = 1, kBF16 = 2 };
-
 // Everything the row kernel needs except addresses; frozen in phase 1.
 struct RowArgs {
   int64_t n = 0;  // >= 1
   float eps = 0.0f;
-  Elem in = Elem::kF32;
-  Elem out = Elem::kF32;
+  ElemType in = ElemType::kFloat32;
+  ElemType out = ElemType::kFloat32;
   aclDataType mean_type = ACL_FLOAT;
   aclDataType rstd_type = ACL_FLOAT;
   bool want_mean = false;
@@ -47,9 +47,9 @@ struct RowArgs {
   bool stat_simple = false;
   int64_t lead_stride[2] = {0, 0};
   int64_t stat_stride[2] = {0, 0};
-  StridedDims lead;   // leading dims; sets: input, out
-  StridedDims stat;   // mean/rstd view dims; sets: mean, rstd
-  StridedDims trail;  // trailing dims; sets: input, out
+  MultiStrided<2> lead;   // leading dims, uncollapsed; sets: input, out
+  MultiStrided<2> stat;   // mean/rstd view dims, uncollapsed; sets: mean, rstd
+  MultiStrided<2> trail;  // trailing dims, uncollapsed; sets: input, out
 };
 
 struct RowPointers {
@@ -61,8 +61,9 @@ struct RowPointers {
   const float* bias = nullptr;    // same
 };
 
-// Normalises rows [row_begin, row_end) and writes their mean and rstd when wanted.
-void NormalizeRows(const RowArgs& args, const RowPointers& ptrs, int64_t row_begin,
-                   int64_t row_end);
+// Normalises rows [row_begin, row_end) and writes their mean and rstd when wanted, with the
+// kernel compiled for `target` (the plan's, resolved in phase 1).
+void NormalizeRows(const openaclnn::cpu::KernelTarget& target, const RowArgs& args,
+                   const RowPointers& ptrs, int64_t row_begin, int64_t row_end);
 
 }  // namespace openaclnn::layer_norm::cpu

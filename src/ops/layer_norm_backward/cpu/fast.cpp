@@ -35,45 +35,6 @@ void ForTasks(int64_t tasks, bool serial, const Fn& fn) {
   }
 }
 
-Elem ToElem(aclDataType t) {
-  return t == ACL_FLOAT16 ? Elem::kF16 : t == ACL_BF16 ? Elem::kBF16 : Elem::kF32;
-}
-
-// Collapses dims [from, to) of up to three views sharing those dims: drops size-1 dims and
-// merges neighbours that are contiguous with each other in every view.
-StridedDims Collapse(const int64_t* dims, int from, int to, const int64_t* const* strides,
-                     int sets) {
-  StridedDims s;
-  for (int i = from; i < to; ++i) {
-    if (dims[i] == 1) continue;
-    if (s.rank > 0) {
-      const int last = s.rank - 1;
-      // Empty views may carry any strides and dims: products that overflow never merge.
-      int64_t merged_dim = 0;
-      bool mergeable = !__builtin_mul_overflow(s.dims[last], dims[i], &merged_dim);
-      for (int k = 0; k < sets && mergeable; ++k) {
-        int64_t reach = 0;
-        mergeable =
-            !__builtin_mul_overflow(strides[k][i], dims[i], &reach) && s.strides[k][last] == reach;
-      }
-      if (mergeable) {
-        s.dims[last] = merged_dim;
-        for (int k = 0; k < sets; ++k) s.strides[k][last] = strides[k][i];
-        continue;
-      }
-    }
-    s.dims[s.rank] = dims[i];
-    for (int k = 0; k < sets; ++k) s.strides[k][s.rank] = strides[k][i];
-    ++s.rank;
-  }
-  return s;
-}
-
-StridedDims SingleView(const TensorDesc& t) {
-  const int64_t* strides[1] = {t.strides.data()};
-  return Collapse(t.dims.data(), 0, t.rank, strides, 1);
-}
-
 // Columns [c0, c1) of a weight laid out as one run, as floats, into w[at(c)]. The per-column work
 // of small-M problems: a switch and an odometer step per element cost about as much as the rows
 // of (8, 4096) themselves.
@@ -119,25 +80,24 @@ void StoreRun(const float* acc, int64_t c0, int64_t c1, aclDataType dtype, void*
 
 class FastPlan : public Plan {
  public:
-  FastPlan(const Problem& p, WorkspaceBooking* ws) : p_(p) {
+  FastPlan(const Problem& p, WorkspaceBooking* ws)
+      : p_(p), target_(openaclnn::cpu::PlanningTarget()) {
     const int64_t n = p.n;
     args_.n = n;
     args_.n_pad = (n + kBlock - 1) / kBlock * kBlock;
-    args_.in = ToElem(p.input.dtype);
-    args_.dx = ToElem(p.mask[0] ? p.grad_input.dtype : ACL_FLOAT);
-    args_.mean = ToElem(p.mean.dtype);
-    args_.rstd = ToElem(p.rstd.dtype);
+    args_.in = ToElemType(p.input.dtype);
+    args_.dx = ToElemType(p.mask[0] ? p.grad_input.dtype : ACL_FLOAT);
+    args_.mean = ToElemType(p.mean.dtype);
+    args_.rstd = ToElemType(p.rstd.dtype);
     args_.want_dx = p.mask[0];
     args_.want_params = p.AnyParamGrad();
     // Without gradInput, give its stride set dy's strides so it never blocks a merge.
     const TensorDesc& dx_desc = p.mask[0] ? p.grad_input : p.grad_out;
     const int64_t* sets[3] = {p.grad_out.strides.data(), p.input.strides.data(),
                               dx_desc.strides.data()};
-    args_.lead = Collapse(p.input.dims.data(), 0, p.begin, sets, 3);
-    args_.trail = Collapse(p.input.dims.data(), p.begin, p.input.rank, sets, 3);
-    args_.rows_contiguous =
-        args_.trail.rank == 0 || (args_.trail.rank == 1 && args_.trail.strides[0][0] == 1 &&
-                                  args_.trail.strides[1][0] == 1 && args_.trail.strides[2][0] == 1);
+    args_.lead = Collapse<3>(p.input.dims.data(), 0, p.begin, sets);
+    args_.trail = Collapse<3>(p.input.dims.data(), p.begin, p.input.rank, sets);
+    args_.rows_contiguous = args_.trail.AllUnitStride();
     // Non-temporal stores pay once what one call streams (dy, x and dx) no longer fits in the
     // caches: dx's lines would be evicted before reuse anyway, and regular stores first read them
     // (machine.md: 23 -> 31 GB/s from DRAM on 2 threads). Below that they cost.
@@ -147,14 +107,16 @@ class FastPlan : public Plan {
                              DTypeSize(p.grad_input.dtype));
     args_.stream_dx =
         args_.want_dx && args_.rows_contiguous && streamed_bytes >= (int64_t{32} << 20);
-    args_.native_bf16 = openaclnn::cpu::NativeBf16Enabled();
+    args_.native_bf16 = target_.native_bf16;
     args_.narrow_stores = openaclnn::cpu::NarrowVectorStores();
     args_.prefetch_l2 = openaclnn::cpu::PrefetchRowsToL2();
     const int64_t* stat_sets[2] = {p.mean.strides.data(), p.rstd.strides.data()};
-    args_.stat = Collapse(p.mean.dims.data(), 0, p.mean.rank, stat_sets, 2);
-    weight_dims_ = p.has_weight ? SingleView(p.weight) : StridedDims();
-    gw_dims_ = p.mask[1] ? SingleView(p.grad_weight) : StridedDims();
-    gb_dims_ = p.mask[2] ? SingleView(p.grad_bias) : StridedDims();
+    args_.stat = Collapse<2>(p.mean.dims.data(), 0, p.mean.rank, stat_sets);
+    // The order in which the row kernel of this target wants the weight and the partials.
+    swapped_ = RowsSwapColumns(target_, args_);
+    weight_dims_ = p.has_weight ? CollapsedView(p.weight) : MultiStrided<1>();
+    gw_dims_ = p.mask[1] ? CollapsedView(p.grad_weight) : MultiStrided<1>();
+    gb_dims_ = p.mask[2] ? CollapsedView(p.grad_bias) : MultiStrided<1>();
 
     rows_per_chunk_ = RowsPerChunk(p.m, n, args_.want_params);
     chunks_ = p.m == 0 ? 0 : (p.m + rows_per_chunk_ - 1) / rows_per_chunk_;
@@ -178,24 +140,23 @@ class FastPlan : public Plan {
   Status Run(const Bindings& b, void* workspace) const override {
     const Problem& p = p_;
     RowPointers ptrs;
-    ptrs.dy = p.grad_out.First(static_cast<const void*>(b.inputs[0]));
-    ptrs.x = p.input.First(static_cast<const void*>(b.inputs[1]));
-    ptrs.mean = p.mean.First(static_cast<const void*>(b.inputs[2]));
-    ptrs.rstd = p.rstd.First(static_cast<const void*>(b.inputs[3]));
-    if (p.mask[0]) ptrs.dx = p.grad_input.First(b.outputs[0]);
+    ptrs.dy = p.grad_out.First(static_cast<const void*>(b.inputs[kGradOut]));
+    ptrs.x = p.input.First(static_cast<const void*>(b.inputs[kInput]));
+    ptrs.mean = p.mean.First(static_cast<const void*>(b.inputs[kMean]));
+    ptrs.rstd = p.rstd.First(static_cast<const void*>(b.inputs[kRstd]));
+    if (p.mask[0]) ptrs.dx = p.grad_input.First(b.outputs[kGradInput]);
     const int64_t n = p.n;
     const int64_t n_pad = args_.n_pad;
     const int64_t column_tasks = (n + kColumnBlock - 1) / kColumnBlock;
     float* gw_part = WorkspaceBooking::At<float>(workspace, gw_offset_);
     float* gb_part = WorkspaceBooking::At<float>(workspace, gb_offset_);
 
-    // The weight and the partials in the order the row kernel wants them (see RowsSwapColumns);
-    // asked here, in phase 2, where the instruction set the kernel runs is settled.
-    const bool swapped = RowsSwapColumns(args_);
+    // The weight and the partials in the order the row kernel wants them (see RowsSwapColumns).
+    const bool swapped = swapped_;
     if (args_.want_dx && n > 1) {
       float* w = WorkspaceBooking::At<float>(workspace, weight_offset_);
       const void* weight =
-          p.has_weight ? p.weight.First(static_cast<const void*>(b.inputs[4])) : nullptr;
+          p.has_weight ? p.weight.First(static_cast<const void*>(b.inputs[kWeight])) : nullptr;
       ForTasks(column_tasks, n <= kSerialColumns, [&](int64_t task) {
         const int64_t c0 = task * kColumnBlock;
         const int64_t c1 = std::min(n_pad, c0 + kColumnBlock);
@@ -208,7 +169,7 @@ class FastPlan : public Plan {
         if (p.weight.IsContiguous()) {
           CopyWeightRun(weight, p.weight.dtype, c0, std::min(n, c1), swapped, at, w);
         } else {
-          Odometer<1> it(weight_dims_, c0);
+          LayoutOdometer<1> it(weight_dims_, false, c0);
           for (int64_t c = c0; c < std::min(n, c1); ++c, it.Next()) {
             w[at(c)] = LoadAsFloat(weight, p.weight.dtype, it.offset(0));
           }
@@ -231,14 +192,14 @@ class FastPlan : public Plan {
         if (n == 1) {
           RowsOfOne(ptrs, r0, r1, gb);
         } else {
-          ProcessRows(args_, ptrs, r0, r1, gw, gb);
+          ProcessRows(target_, args_, ptrs, r0, r1, gw, gb);
         }
       });
     }
 
     if (args_.want_params) {
-      void* gw_out = p.mask[1] ? p.grad_weight.First(b.outputs[1]) : nullptr;
-      void* gb_out = p.mask[2] ? p.grad_bias.First(b.outputs[2]) : nullptr;
+      void* gw_out = p.mask[1] ? p.grad_weight.First(b.outputs[kGradWeight]) : nullptr;
+      void* gb_out = p.mask[2] ? p.grad_bias.First(b.outputs[kGradBias]) : nullptr;
       // Numerics: the chunk partials are added in chunk order, in fp32, then rounded once.
       ForTasks(column_tasks, n * chunks_ <= kSerialColumns * 16, [&](int64_t task) {
         const int64_t c0 = task * kColumnBlock;
@@ -258,6 +219,8 @@ class FastPlan : public Plan {
     }
     return Status::Ok();
   }
+
+  const char* target_name() const override { return target_.name; }
 
  private:
   // N == 1: dx is exactly 0 and only the gradBias partial (the sum of dy) is needed. Row i of the
@@ -289,7 +252,7 @@ class FastPlan : public Plan {
     constexpr int64_t kOneLanes = 8;
     float acc[kOneLanes] = {};
     const int64_t count = r1 - r0;
-    Odometer<3> lead(args_.lead, r0);
+    LayoutOdometer<3> lead(args_.lead, false, r0);
     if (args_.lead.rank <= 1) {
       const T* first = dy + lead.offset(0);
       const int64_t stride = args_.lead.rank == 1 ? args_.lead.strides[0][0] : 0;
@@ -309,7 +272,7 @@ class FastPlan : public Plan {
   void ZeroRowsOfOne(void* dx, int64_t r0, int64_t r1) const {
     const size_t size = DTypeSize(p_.grad_input.dtype);  // 0.0 is all zero bits in each dtype
     char* const base = static_cast<char*>(dx);
-    Odometer<3> lead(args_.lead, r0);
+    LayoutOdometer<3> lead(args_.lead, false, r0);
     if (args_.lead.rank <= 1) {
       const int64_t stride = args_.lead.rank == 1 ? args_.lead.strides[2][0] : 0;
       char* const first = base + lead.offset(2) * static_cast<int64_t>(size);
@@ -349,22 +312,24 @@ class FastPlan : public Plan {
     }
   }
 
-  static void StoreColumns(const float* acc, int64_t c0, int64_t c1, const StridedDims& dims,
+  static void StoreColumns(const float* acc, int64_t c0, int64_t c1, const MultiStrided<1>& dims,
                            const TensorDesc& desc, void* out) {
     if (desc.IsContiguous()) {
       StoreRun(acc, c0, c1, desc.dtype, out);
       return;
     }
-    Odometer<1> it(dims, c0);
+    LayoutOdometer<1> it(dims, false, c0);
     for (int64_t c = c0; c < c1; ++c, it.Next())
       StoreFromFloat(out, desc.dtype, it.offset(0), acc[c - c0]);
   }
 
   const Problem p_;
+  const openaclnn::cpu::KernelTarget target_;  // the SIMD target of the row kernel
   RowArgs args_;
-  StridedDims weight_dims_;
-  StridedDims gw_dims_;
-  StridedDims gb_dims_;
+  bool swapped_ = false;  // RowsSwapColumns for target_
+  MultiStrided<1> weight_dims_;
+  MultiStrided<1> gw_dims_;
+  MultiStrided<1> gb_dims_;
   int64_t rows_per_chunk_ = 1;
   int64_t chunks_ = 0;
   size_t weight_offset_ = 0;

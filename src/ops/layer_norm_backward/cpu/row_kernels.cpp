@@ -41,31 +41,31 @@ using DU16 = hn::Rebind<uint16_t, DF>;
 using VF = hn::Vec<DF>;
 using VU = hn::Vec<DU>;
 
-template <Elem E>
+template <ElemType E>
 struct Storage {
   using T = uint16_t;
 };
 template <>
-struct Storage<Elem::kF32> {
+struct Storage<ElemType::kFloat32> {
   using T = float;
 };
 
 namespace cv = ::openaclnn::simd::HWY_NAMESPACE;
 
-template <Elem E>
+template <ElemType E>
 HWY_INLINE VF BitsToF32(DF d, VU bits) {
-  if constexpr (E == Elem::kBF16) {
+  if constexpr (E == ElemType::kBFloat16) {
     return hn::BitCast(d, hn::ShiftLeft<16>(bits));
   } else {
     return cv::HalfBitsToF32(d, bits);
   }
 }
 
-template <Elem E>
+template <ElemType E>
 HWY_INLINE VF LoadF32(DF d, const typename Storage<E>::T* p) {
-  if constexpr (E == Elem::kF32) {
+  if constexpr (E == ElemType::kFloat32) {
     return hn::LoadU(d, p);
-  } else if constexpr (E == Elem::kF16) {
+  } else if constexpr (E == ElemType::kFloat16) {
     return cv::HalvesToF32(d, hn::LoadU(DU16(), p));
   } else {
     const DU du;
@@ -74,20 +74,20 @@ HWY_INLINE VF LoadF32(DF d, const typename Storage<E>::T* p) {
   }
 }
 
-template <Elem E>
+template <ElemType E>
 HWY_INLINE VU F32ToBits(DF d, VF v) {
-  if constexpr (E == Elem::kBF16) {
+  if constexpr (E == ElemType::kBFloat16) {
     return cv::F32ToBf16Bits(d, v);
   } else {
     return cv::F32ToHalfBits(d, v);
   }
 }
 
-template <Elem E>
+template <ElemType E>
 HWY_INLINE void StoreF32(DF d, VF v, typename Storage<E>::T* p) {
-  if constexpr (E == Elem::kF32) {
+  if constexpr (E == ElemType::kFloat32) {
     hn::StoreU(v, d, p);
-  } else if constexpr (E == Elem::kF16) {
+  } else if constexpr (E == ElemType::kFloat16) {
     hn::StoreU(cv::F32ToHalves(d, v), DU16(), p);
   } else {
     const DI di;
@@ -98,11 +98,11 @@ HWY_INLINE void StoreF32(DF d, VF v, typename Storage<E>::T* p) {
 
 // Non-temporal variant for outputs too large to stay in cache; `p` is aligned to the stored
 // vector's size. Same values as StoreF32.
-template <Elem E>
+template <ElemType E>
 HWY_INLINE void StreamF32(DF d, VF v, typename Storage<E>::T* p) {
-  if constexpr (E == Elem::kF32) {
+  if constexpr (E == ElemType::kFloat32) {
     hn::Stream(v, d, p);
-  } else if constexpr (E == Elem::kF16) {
+  } else if constexpr (E == ElemType::kFloat16) {
     hn::Stream(cv::F32ToHalves(d, v), DU16(), p);
   } else {
     const DI di;
@@ -221,14 +221,10 @@ HWY_INLINE void MakeTailLanes(DF d, int64_t tail_valid, size_t vectors, hn::Mask
   }
 }
 
-inline aclDataType DataType(Elem e) {
-  return e == Elem::kF32 ? ACL_FLOAT : e == Elem::kF16 ? ACL_FLOAT16 : ACL_BF16;
-}
-
 // Lanes [0, count) = the `count` elements that end at `end`, other lanes 0: a full vector ending
 // at `end` (inside the row) slid down, so nothing outside the row is read. The same values as
 // staging through a zero-padded buffer, hence the same bits on every target.
-template <Elem E>
+template <ElemType E>
 HWY_INLINE VF LoadTail(DF d, const typename Storage<E>::T* end, const TailPermute& t) {
   const VF window = LoadF32<E>(d, end - hn::Lanes(d));
   return hn::IfThenElseZero(t.keep, hn::TableLookupLanes(window, t.idx));
@@ -267,8 +263,8 @@ HWY_INLINE float ReduceCanonical(DF d, VF* v, size_t vectors) {
 // dx pairs, which the pack of StorePair puts back in column order by itself. Each lane still
 // adds the same values in the same order; only the final tree (ReduceTotal) and the chunk sums
 // read the lanes back in column order: the same bits as every other target.
-template <Elem EIn>
-constexpr bool kSwappedTarget = (HWY_TARGET == HWY_AVX2) && EIn == Elem::kBF16;
+template <ElemType EIn>
+constexpr bool kSwappedTarget = (HWY_TARGET == HWY_AVX2) && EIn == ElemType::kBFloat16;
 
 // Two vectors in column order <-> the same 16 columns in swapped order (an involution).
 HWY_INLINE void SwapQuarters(VF* lo, VF* hi) {
@@ -304,10 +300,10 @@ HWY_INLINE float ReduceTotal(DF d, const float* total) {
 // the bits of LoadF32 / StoreF32 (the instruction rounds to nearest even and quiets NaN as
 // F32ToBf16Bits does; its only difference, denormal inputs flushed to zero, is caught per pair
 // and such pairs take the portable conversion).
-template <Elem E>
+template <ElemType E>
 HWY_INLINE void LoadPair(DF d, const typename Storage<E>::T* p, VF* lo, VF* hi) {
 #if HWY_TARGET == HWY_AVX3
-  if constexpr (E == Elem::kBF16) {
+  if constexpr (E == ElemType::kBFloat16) {
     // Word 2i + 1 of the result takes word i (low half) or 16 + i (high half); even words are 0.
     alignas(64) static constexpr uint16_t kLow[32] = {0,  0,  1,  1,  2,  2,  3,  3,  4,  4,  5,
                                                       5,  6,  6,  7,  7,  8,  8,  9,  9,  10, 10,
@@ -325,7 +321,7 @@ HWY_INLINE void LoadPair(DF d, const typename Storage<E>::T* p, VF* lo, VF* hi) 
   }
 #endif
 #if HWY_TARGET == HWY_AVX2
-  if constexpr (E == Elem::kBF16) {
+  if constexpr (E == ElemType::kBFloat16) {
     // Swapped order (kSwappedTarget): columns 0-3, 8-11 and 4-7, 12-15.
     const __m256i raw = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
     *lo = VF{_mm256_castsi256_ps(_mm256_unpacklo_epi16(_mm256_setzero_si256(), raw))};
@@ -339,10 +335,10 @@ HWY_INLINE void LoadPair(DF d, const typename Storage<E>::T* p, VF* lo, VF* hi) 
 
 // Vector k of a full block starting at `p`: LoadF32 at k * Lanes, or on kSwappedTarget the
 // vector of LoadPair at the pair's start.
-template <Elem E>
+template <ElemType E>
 HWY_INLINE VF LoadBlockVector(DF d, const typename Storage<E>::T* p, size_t k) {
 #if HWY_TARGET == HWY_AVX2
-  if constexpr (E == Elem::kBF16) {
+  if constexpr (E == ElemType::kBFloat16) {
     const __m256i raw =
         _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + (k & ~size_t{1}) * 8));
     const __m256i zero = _mm256_setzero_si256();
@@ -354,10 +350,10 @@ HWY_INLINE VF LoadBlockVector(DF d, const typename Storage<E>::T* p, size_t k) {
 }
 
 // `lo` and `hi` in swapped order if kSwapped (see kSwappedTarget).
-template <Elem E, bool kStream, bool kSwapped = false>
+template <ElemType E, bool kStream, bool kSwapped = false>
 HWY_INLINE void StorePair(DF d, VF lo, VF hi, bool native_bf16, typename Storage<E>::T* p) {
 #if HWY_TARGET == HWY_AVX3
-  if constexpr (E == Elem::kBF16) {
+  if constexpr (E == ElemType::kBFloat16) {
     constexpr int kDenormal = 0x20;  // VFPCLASSPS category
     if (native_bf16 && _kortestz_mask16_u8(_mm512_fpclass_ps_mask(lo.raw, kDenormal),
                                            _mm512_fpclass_ps_mask(hi.raw, kDenormal))) {
@@ -373,7 +369,7 @@ HWY_INLINE void StorePair(DF d, VF lo, VF hi, bool native_bf16, typename Storage
     }
   }
 #elif HWY_TARGET == HWY_AVX2
-  if constexpr (E == Elem::kBF16) {
+  if constexpr (E == ElemType::kBFloat16) {
     // Both vectors rounded, packed together (lanes come out as lo 0-3, hi 0-3, lo 4-7, hi 4-7),
     // put in element order by one permute (none from swapped order, which the pack undoes), one
     // 32-byte store. A pair without NaN skips F32ToBf16Bits' NaN select: (u + 0x7fff + lsb) >> 16
@@ -414,10 +410,10 @@ HWY_INLINE void StorePair(DF d, VF lo, VF hi, bool native_bf16, typename Storage
 }
 
 // One vector, as StoreF32, with VCVTNEPS2BF16 on AVX-512 where StorePair would use it.
-template <Elem E>
+template <ElemType E>
 HWY_INLINE void StoreOne(DF d, VF v, bool native_bf16, typename Storage<E>::T* p) {
 #if HWY_TARGET == HWY_AVX3
-  if constexpr (E == Elem::kBF16) {
+  if constexpr (E == ElemType::kBFloat16) {
     constexpr int kDenormal = 0x20;  // VFPCLASSPS category
     if (native_bf16 && _mm512_fpclass_ps_mask(v.raw, kDenormal) == 0) {
       __m256i packed;
@@ -454,7 +450,7 @@ HWY_INLINE float* KeptRowBuffer() {
 // +0 for them, and their partials lie past the row, never read): on targets with 16 vector
 // registers, a row of 24 FLOAT elements then keeps 3 vectors of partials in registers, not 4
 // with the rest spilled.
-template <Elem EIn, Elem EDx, bool kDx, bool kParams, size_t kUsed>
+template <ElemType EIn, ElemType EDx, bool kDx, bool kParams, size_t kUsed>
 void ShortRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row_end,
                float* gw, float* gb) {
   using TIn = typename Storage<EIn>::T;
@@ -479,10 +475,10 @@ void ShortRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_
       part_gb[k] = hn::Load(d, gb + k * lanes);
     }
   }
-  const aclDataType mean_type = DataType(a.mean);
-  const aclDataType rstd_type = DataType(a.rstd);
-  const Odometer<3> lead(a.lead, row_begin);
-  const Odometer<2> stat(a.stat, row_begin);
+  const aclDataType mean_type = ToAclDataType(a.mean);
+  const aclDataType rstd_type = ToAclDataType(a.rstd);
+  const LayoutOdometer<3> lead(a.lead, false, row_begin);
+  const LayoutOdometer<2> stat(a.stat, false, row_begin);
   const bool walk = a.lead.rank == 1;
   const TIn* dy = static_cast<const TIn*>(p.dy) + lead.offset(0);
   const TIn* x = static_cast<const TIn*>(p.x) + lead.offset(1);
@@ -588,7 +584,7 @@ struct RowPass1 {
 // time with every accumulator in registers. The same operations in the same order as Rows below,
 // hence the same bits: pass 1 accumulates the canonical row sums and the parameter-gradient
 // partials, pass 2 writes dx from the (now cache-resident) row, or from what pass 1 kept.
-template <Elem EIn, Elem EDx, bool kDx, bool kParams, bool kPairLoads, bool kIntoL2,
+template <ElemType EIn, ElemType EDx, bool kDx, bool kParams, bool kPairLoads, bool kIntoL2,
           bool kPartialsInPass2>
 void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row_end,
                     float* gw, float* gb) {
@@ -625,15 +621,15 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
   const TIn* dy_base = static_cast<const TIn*>(p.dy);
   const TIn* x_base = static_cast<const TIn*>(p.x);
   TDx* dx_base = static_cast<TDx*>(p.dx);
-  const aclDataType mean_type = DataType(a.mean);
-  const aclDataType rstd_type = DataType(a.rstd);
+  const aclDataType mean_type = ToAclDataType(a.mean);
+  const aclDataType rstd_type = ToAclDataType(a.rstd);
   const bool can_stream = kDx && a.stream_dx;
   // On targets with 16 vector registers (AVX2 and below) only the dx-only pass keeps: with the
   // parameter partials too, the extra stores cost more than the recomputation (paired runs on a
   // Zen 3 core, two threads, BF16 rows of 128 to 1024 from memory: 2-20 % faster without
   // keeping, most 7-13 %; with dx alone keeping was 18-32 % faster).
   constexpr bool kMayKeep =
-      kDx && EIn != Elem::kF32 && (HWY_TARGET == HWY_AVX3 || !kParams) && !kPartialsInPass2;
+      kDx && EIn != ElemType::kFloat32 && (HWY_TARGET == HWY_AVX3 || !kParams) && !kPartialsInPass2;
   static_assert(!kPartialsInPass2 || (kDx && kParams), "pass 2 adds the partials");
   // Where a 64-byte store takes two cycles (Zen 4), the AVX-512 target does not keep: pass 1's
   // two extra stores per vector cost more than pass 2's recomputation. The benchmark's BF16
@@ -719,9 +715,9 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
                                  ? std::min<int64_t>(kGroupRows, kKeptColumns / kept_stride)
                                  : 1;
 
-  Odometer<3> lead(a.lead, row_begin);
-  Odometer<3> ahead(a.lead, row_begin + rows_ahead);
-  Odometer<2> stat(a.stat, row_begin);
+  LayoutOdometer<3> lead(a.lead, false, row_begin);
+  LayoutOdometer<3> ahead(a.lead, false, row_begin + rows_ahead);
+  LayoutOdometer<2> stat(a.stat, false, row_begin);
   auto run_rows = [&](auto keep_rows) HWY_ATTR {
     constexpr bool kKeep = decltype(keep_rows)::value;
     using FullBlockParams = std::integral_constant<bool, kParams && !kPartialsInPass2>;
@@ -926,7 +922,7 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
         // Streaming needs whole aligned stores of at least 16 bytes (StorePair's single store
         // for bfloat16 on AVX-512 and AVX2, 64 and 32 bytes, one store per vector otherwise).
 #if HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX2
-        constexpr size_t kStoresPerPair = EDx == Elem::kBF16 ? 1 : 2;
+        constexpr size_t kStoresPerPair = EDx == ElemType::kBFloat16 ? 1 : 2;
 #else
         constexpr size_t kStoresPerPair = 2;
 #endif
@@ -970,18 +966,18 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
 // L2, (4445, 512) from L3 17 %; 16-bit rows over 2 KiB 7-14 % faster, rows of up to 2 KiB 3-17 %
 // slower, so those stay with L1. Short rows (ShortRows) stay with L1 too (FLOAT (401408, 24) was
 // 5 % slower into L2).
-template <Elem EIn>
+template <ElemType EIn>
 bool RowsPrefetchIntoL2(const RowArgs& a) {
   constexpr int64_t kL1RowBytes = 2048;
   return a.prefetch_l2 &&
-         (EIn == Elem::kF32 || a.n * static_cast<int64_t>(sizeof(uint16_t)) > kL1RowBytes);
+         (EIn == ElemType::kFloat32 || a.n * static_cast<int64_t>(sizeof(uint16_t)) > kL1RowBytes);
 }
 
 constexpr int kMaxGroup = 4;  // rows processed together (shares the partial-sum traffic)
 
 // Numerics do not depend on the grouping: each row keeps its own sums, and the partials add the
 // rows in row order exactly as one row at a time would.
-template <Elem EIn, Elem EDx, bool kDx, bool kParams>
+template <ElemType EIn, ElemType EDx, bool kDx, bool kParams>
 void Rows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row_end, float* gw,
           float* gb) {
   if (a.rows_contiguous && a.n >= static_cast<int64_t>(hn::Lanes(DF()))) {
@@ -1011,7 +1007,7 @@ void Rows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row
     // argument: as a branch per block, shorter rows were 4-10 % slower in L2; as a third
     // instantiation of ContiguousRows' row loop, GCC stopped inlining the others, whose loops
     // then reloaded the captured pointers after every store (BF16 rows in L2 1.7x slower).
-    constexpr bool kMayAddInPass2 = kDx && kParams && EIn == Elem::kF32;
+    constexpr bool kMayAddInPass2 = kDx && kParams && EIn == ElemType::kFloat32;
     constexpr int64_t kPartialsInPass2Columns = 2048;
     const bool in_pass2 = kMayAddInPass2 && a.n >= kPartialsInPass2Columns;
     if constexpr (HWY_TARGET == HWY_AVX3) {
@@ -1055,8 +1051,8 @@ void Rows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row
   const TIn* dy_base = static_cast<const TIn*>(p.dy);
   const TIn* x_base = static_cast<const TIn*>(p.x);
   TDx* dx_base = static_cast<TDx*>(p.dx);
-  const aclDataType mean_type = DataType(a.mean);
-  const aclDataType rstd_type = DataType(a.rstd);
+  const aclDataType mean_type = ToAclDataType(a.mean);
+  const aclDataType rstd_type = ToAclDataType(a.rstd);
 
   // Staging for partial blocks and strided rows (raw elements, zero padded).
   HWY_ALIGN TIn sdy[kMaxGroup][kBlock];
@@ -1076,8 +1072,8 @@ void Rows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row
   TailPermute tail[kVectors];
   MakeTailLanes(d, tail_valid, kVectors, tail_keep, tail);
 
-  Odometer<3> lead(a.lead, row_begin);
-  Odometer<2> stat(a.stat, row_begin);
+  LayoutOdometer<3> lead(a.lead, false, row_begin);
+  LayoutOdometer<2> stat(a.stat, false, row_begin);
   // One group of kG rows; kG is a compile-time constant so the per-row arrays live in registers.
   int64_t r0 = row_begin;
   auto process_group = [&](auto group_size) {
@@ -1100,7 +1096,7 @@ void Rows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row
     const TIn* next_x[kMaxGroup];
     const int next_g = contiguous ? static_cast<int>(std::min<int64_t>(g, row_end - r0)) : 0;
     if (next_g > 0) {
-      Odometer<3> ahead = lead;
+      LayoutOdometer<3> ahead = lead;
       for (int j = 0; j < next_g; ++j, ahead.Next()) {
         next_dy[j] = dy_base + ahead.offset(0);
         next_x[j] = x_base + ahead.offset(1);
@@ -1108,7 +1104,7 @@ void Rows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row
     }
 
     // Strided rows: the element offsets of one block (the same for every row of the group).
-    auto walk = [&](Odometer<3>* trail, int64_t valid) {
+    auto walk = [&](LayoutOdometer<3>* trail, int64_t valid) {
       for (int64_t i = 0; i < valid; ++i, trail->Next()) {
         dy_offsets[i] = trail->offset(0);
         x_offsets[i] = trail->offset(1);
@@ -1178,7 +1174,7 @@ void Rows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row
       }
     };
     {
-      Odometer<3> trail(a.trail, 0);
+      LayoutOdometer<3> trail(a.trail, false, 0);
       for (int64_t b = 0; b < blocks; ++b) {
         const int64_t col = b * kBlock;
         const int64_t valid = std::min<int64_t>(kBlock, n - col);
@@ -1250,7 +1246,7 @@ void Rows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row
       // Streaming needs whole stored vectors of at least 16 bytes, aligned.
       const bool stream_row =
           can_stream && (reinterpret_cast<uintptr_t>(dx[j]) % (lanes * sizeof(TDx))) == 0;
-      Odometer<3> trail(a.trail, 0);
+      LayoutOdometer<3> trail(a.trail, false, 0);
       for (int64_t b = 0; b < blocks; ++b) {
         const int64_t col = b * kBlock;
         const int64_t valid = std::min<int64_t>(kBlock, n - col);
@@ -1312,42 +1308,44 @@ void Rows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row
   if (can_stream) hwy::FlushStream();  // order the non-temporal stores before completion
 }
 
-template <Elem EIn>
+template <ElemType EIn>
 void DispatchOut(const RowArgs& a, const RowPointers& p, int64_t r0, int64_t r1, float* gw,
                  float* gb) {
   if (!a.want_dx) {
-    Rows<EIn, Elem::kF32, false, true>(a, p, r0, r1, gw, gb);
+    Rows<EIn, ElemType::kFloat32, false, true>(a, p, r0, r1, gw, gb);
     return;
   }
+  // The checker admits the three float types only; FLOAT is the default.
   switch (a.dx) {
-    case Elem::kF32:
-      return a.want_params ? Rows<EIn, Elem::kF32, true, true>(a, p, r0, r1, gw, gb)
-                           : Rows<EIn, Elem::kF32, true, false>(a, p, r0, r1, gw, gb);
-    case Elem::kF16:
-      return a.want_params ? Rows<EIn, Elem::kF16, true, true>(a, p, r0, r1, gw, gb)
-                           : Rows<EIn, Elem::kF16, true, false>(a, p, r0, r1, gw, gb);
-    case Elem::kBF16:
-      return a.want_params ? Rows<EIn, Elem::kBF16, true, true>(a, p, r0, r1, gw, gb)
-                           : Rows<EIn, Elem::kBF16, true, false>(a, p, r0, r1, gw, gb);
+    case ElemType::kFloat16:
+      return a.want_params ? Rows<EIn, ElemType::kFloat16, true, true>(a, p, r0, r1, gw, gb)
+                           : Rows<EIn, ElemType::kFloat16, true, false>(a, p, r0, r1, gw, gb);
+    case ElemType::kBFloat16:
+      return a.want_params ? Rows<EIn, ElemType::kBFloat16, true, true>(a, p, r0, r1, gw, gb)
+                           : Rows<EIn, ElemType::kBFloat16, true, false>(a, p, r0, r1, gw, gb);
+    default:
+      return a.want_params ? Rows<EIn, ElemType::kFloat32, true, true>(a, p, r0, r1, gw, gb)
+                           : Rows<EIn, ElemType::kFloat32, true, false>(a, p, r0, r1, gw, gb);
   }
 }
 
 void ProcessRowsImpl(const RowArgs& a, const RowPointers& p, int64_t r0, int64_t r1, float* gw,
                      float* gb) {
   switch (a.in) {
-    case Elem::kF32:
-      return DispatchOut<Elem::kF32>(a, p, r0, r1, gw, gb);
-    case Elem::kF16:
-      return DispatchOut<Elem::kF16>(a, p, r0, r1, gw, gb);
-    case Elem::kBF16:
-      return DispatchOut<Elem::kBF16>(a, p, r0, r1, gw, gb);
+    case ElemType::kFloat16:
+      return DispatchOut<ElemType::kFloat16>(a, p, r0, r1, gw, gb);
+    case ElemType::kBFloat16:
+      return DispatchOut<ElemType::kBFloat16>(a, p, r0, r1, gw, gb);
+    default:
+      return DispatchOut<ElemType::kFloat32>(a, p, r0, r1, gw, gb);
   }
 }
 
 // The order ContiguousRows uses (see kSwappedTarget): it is reached for contiguous rows of at
 // least a vector, and has full blocks from kBlock elements on.
 bool RowsSwapColumnsImpl(const RowArgs& a) {
-  return HWY_TARGET == HWY_AVX2 && a.in == Elem::kBF16 && a.rows_contiguous && a.n >= kBlock;
+  return HWY_TARGET == HWY_AVX2 && a.in == ElemType::kBFloat16 && a.rows_contiguous &&
+         a.n >= kBlock;
 }
 
 }  // namespace HWY_NAMESPACE
@@ -1360,13 +1358,14 @@ namespace openaclnn::layer_norm_backward::cpu {
 HWY_EXPORT(ProcessRowsImpl);
 HWY_EXPORT(RowsSwapColumnsImpl);
 
-bool RowsSwapColumns(const RowArgs& args) {
-  return HWY_DYNAMIC_DISPATCH(RowsSwapColumnsImpl)(args);
+bool RowsSwapColumns(const openaclnn::cpu::KernelTarget& target, const RowArgs& args) {
+  return OPENACLNN_DISPATCH(RowsSwapColumnsImpl, target)(args);
 }
 
-void ProcessRows(const RowArgs& args, const RowPointers& ptrs, int64_t row_begin, int64_t row_end,
-                 float* gw_part, float* gb_part) {
-  HWY_DYNAMIC_DISPATCH(ProcessRowsImpl)(args, ptrs, row_begin, row_end, gw_part, gb_part);
+void ProcessRows(const openaclnn::cpu::KernelTarget& target, const RowArgs& args,
+                 const RowPointers& ptrs, int64_t row_begin, int64_t row_end, float* gw_part,
+                 float* gb_part) {
+  OPENACLNN_DISPATCH(ProcessRowsImpl, target)(args, ptrs, row_begin, row_end, gw_part, gb_part);
 }
 
 }  // namespace openaclnn::layer_norm_backward::cpu

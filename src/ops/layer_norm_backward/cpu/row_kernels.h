@@ -14,57 +14,23 @@
 
 #include <cstdint>
 
+#include "api/elem_type.h"
+#include "api/layout.h"
+#include "backend/cpu/isa.h"
+
 namespace openaclnn::layer_norm_backward::cpu {
 
 constexpr int64_t kBlock = 32;
 constexpr int64_t kSegmentBlocks = 64;
-constexpr int kMaxDims = 8;
-
-enum class Elem : uint8_t { kF32 = 0, kF16 = 1, kBF16 = 2 };
-
-// Dims with up to three stride sets (one per tensor sharing the dims), in elements.
-struct StridedDims {
-  int rank = 0;
-  int64_t dims[kMaxDims] = {};
-  int64_t strides[3][kMaxDims] = {};
-};
-
-// Walks a StridedDims in row-major order, keeping the element offset of each stride set.
-template <int kSets>
-class Odometer {
- public:
-  Odometer(const StridedDims& s, int64_t linear) : s_(s) {
-    for (int k = 0; k < kSets; ++k) offset_[k] = 0;
-    for (int d = s.rank - 1; d >= 0; --d) {
-      idx_[d] = linear % s.dims[d];
-      linear /= s.dims[d];
-      for (int k = 0; k < kSets; ++k) offset_[k] += idx_[d] * s.strides[k][d];
-    }
-  }
-  int64_t offset(int k) const { return offset_[k]; }
-  void Next() {
-    for (int d = s_.rank - 1; d >= 0; --d) {
-      for (int k = 0; k < kSets; ++k) offset_[k] += s_.strides[k][d];
-      if (++idx_[d] < s_.dims[d]) return;
-      for (int k = 0; k < kSets; ++k) offset_[k] -= s_.strides[k][d] * s_.dims[d];
-      idx_[d] = 0;
-    }
-  }
-
- private:
-  const StridedDims& s_;
-  int64_t idx_[kMaxDims] = {};
-  int64_t offset_[kSets];
-};
 
 // Everything the row kernel needs except addresses; frozen in phase 1.
 struct RowArgs {
   int64_t n = 0;
   int64_t n_pad = 0;  // n rounded up to kBlock: the length of the weight and partial arrays
-  Elem in = Elem::kF32;
-  Elem dx = Elem::kF32;
-  Elem mean = Elem::kF32;
-  Elem rstd = Elem::kF32;
+  ElemType in = ElemType::kFloat32;
+  ElemType dx = ElemType::kFloat32;
+  ElemType mean = ElemType::kFloat32;
+  ElemType rstd = ElemType::kFloat32;
   bool want_dx = false;
   bool want_params = false;      // accumulate gradWeight and gradBias partials
   bool rows_contiguous = false;  // the row elements of dy, x (and dx) are adjacent
@@ -72,9 +38,9 @@ struct RowArgs {
   bool native_bf16 = false;      // AVX512_BF16 may round bfloat16 outputs (same bits either way)
   bool narrow_stores = false;    // 64-byte stores take two cycles (see ContiguousRows)
   bool prefetch_l2 = false;      // prefetch rows ahead into L2 (see ContiguousRows)
-  StridedDims lead;              // leading dims; sets dy, x, dx
-  StridedDims stat;              // mean/rstd view dims; sets mean, rstd
-  StridedDims trail;             // trailing dims; sets dy, x, dx (used when !rows_contiguous)
+  MultiStrided<3> lead;          // leading dims, collapsed; sets dy, x, dx
+  MultiStrided<2> stat;          // mean/rstd view dims, collapsed; sets mean, rstd
+  MultiStrided<3> trail;         // trailing dims, collapsed; sets dy, x, dx (!rows_contiguous)
 };
 
 struct RowPointers {
@@ -92,15 +58,16 @@ constexpr int64_t SwappedColumn(int64_t c) {
   return (c & ~int64_t{12}) | ((c & 4) << 1) | ((c & 8) >> 1);
 }
 
-// Whether ProcessRows, with the instruction set it runs now, reads RowPointers::weight and adds
-// into gw_part and gb_part in swapped column order (bfloat16 rows of at least kBlock contiguous
-// elements on AVX2, whose loads widen 16 elements in that order); column order otherwise.
-bool RowsSwapColumns(const RowArgs& args);
+// Whether ProcessRows on `target` reads RowPointers::weight and adds into gw_part and gb_part in
+// swapped column order (bfloat16 rows of at least kBlock contiguous elements on AVX2, whose loads
+// widen 16 elements in that order); column order otherwise.
+bool RowsSwapColumns(const openaclnn::cpu::KernelTarget& target, const RowArgs& args);
 
 // Processes rows [row_begin, row_end) for N >= 2: writes dx when want_dx, and adds
 // dy * xhat and dy into gw_part and gb_part (n_pad floats each, zeroed by the caller) when
-// want_params.
-void ProcessRows(const RowArgs& args, const RowPointers& ptrs, int64_t row_begin, int64_t row_end,
-                 float* gw_part, float* gb_part);
+// want_params. Runs the kernel compiled for `target` (the plan's, resolved in phase 1).
+void ProcessRows(const openaclnn::cpu::KernelTarget& target, const RowArgs& args,
+                 const RowPointers& ptrs, int64_t row_begin, int64_t row_end, float* gw_part,
+                 float* gb_part);
 
 }  // namespace openaclnn::layer_norm_backward::cpu

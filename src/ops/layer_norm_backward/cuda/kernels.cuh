@@ -22,23 +22,11 @@
 #include <type_traits>
 
 #include "aclnn/opdev/op_errno.h"
+#include "api/elem_type.h"
+#include "api/layout.h"
 #include "api/status.h"
 
 namespace openaclnn::layer_norm_backward::cuda {
-
-constexpr int kMaxDims = 8;
-
-// Element types a tensor may have, as a run-time value.
-enum class Dt : int32_t { kF32 = 0, kF16 = 1, kBF16 = 2 };
-
-// Dims (collapsed: no size-1 dims, neighbours merged where every stride set allows) with kSets
-// stride sets in elements, walked in row-major order.
-template <int kSets>
-struct Strided {
-  int32_t rank = 0;
-  int64_t dims[kMaxDims] = {};
-  int64_t strides[kSets][kMaxDims] = {};
-};
 
 // Everything the row kernels need; frozen in phase 1 except the addresses, filled at launch.
 struct RowParams {
@@ -55,10 +43,10 @@ struct RowParams {
   const void* weight = nullptr;  // nullptr: ones; otherwise N contiguous elements of weight_dt
   float* part_gw = nullptr;      // [chunks, n_pad] when want_gw
   float* part_gb = nullptr;      // [chunks, n_pad] when want_gb
-  Dt dx_dt = Dt::kF32;
-  Dt mean_dt = Dt::kF32;
-  Dt rstd_dt = Dt::kF32;
-  Dt weight_dt = Dt::kF32;
+  ElemType dx_dt = ElemType::kFloat32;
+  ElemType mean_dt = ElemType::kFloat32;
+  ElemType rstd_dt = ElemType::kFloat32;
+  ElemType weight_dt = ElemType::kFloat32;
   bool want_dx = false;
   bool want_gw = false;          // gradWeight partials (not for N == 1: gradWeight is 0 there)
   bool want_gb = false;          // gradBias partials
@@ -66,9 +54,9 @@ struct RowParams {
   bool vec_rows = false;         // ... and every row of them starts 16-byte aligned
   bool vec_weight = false;       // weight starts 16-byte aligned
   bool parts_in_smem = false;    // streamed kernel: partials accumulate in shared memory
-  Strided<3> lead;               // leading dims; stride sets dy, x, dx
-  Strided<3> trail;              // trailing dims; stride sets dy, x, dx (general path)
-  Strided<2> stat;               // mean/rstd view; stride sets mean, rstd
+  MultiStrided<3> lead;          // leading dims; stride sets dy, x, dx
+  MultiStrided<3> trail;         // trailing dims; stride sets dy, x, dx (general path)
+  MultiStrided<2> stat;          // mean/rstd view; stride sets mean, rstd
 };
 
 // Which row kernel a problem runs and how it is launched.
@@ -162,8 +150,8 @@ struct Io<__nv_bfloat16> {
 };
 
 // Two packed 16-bit values (element 2i in the low half) to floats; exact.
-__device__ __forceinline__ void Unpack16x2(uint32_t word, Dt dt, float* out) {
-  if (dt == Dt::kBF16) {
+__device__ __forceinline__ void Unpack16x2(uint32_t word, ElemType dt, float* out) {
+  if (dt == ElemType::kBFloat16) {
     out[0] = __uint_as_float(word << 16);
     out[1] = __uint_as_float(word & 0xffff0000u);
   } else {
@@ -176,9 +164,9 @@ __device__ __forceinline__ void Unpack16x2(uint32_t word, Dt dt, float* out) {
 }
 
 // Two floats to packed 16-bit values, each rounded to nearest even.
-__device__ __forceinline__ uint32_t Pack16x2(float lo, float hi, Dt dt) {
+__device__ __forceinline__ uint32_t Pack16x2(float lo, float hi, ElemType dt) {
   uint32_t word;
-  if (dt == Dt::kBF16) {
+  if (dt == ElemType::kBFloat16) {
     const __nv_bfloat162 h = __floats2bfloat162_rn(lo, hi);
     memcpy(&word, &h, sizeof(word));
   } else {
@@ -197,7 +185,8 @@ __device__ __forceinline__ void Unpack16Bytes(const uint4& raw, float* out) {
     out[2] = __uint_as_float(raw.z);
     out[3] = __uint_as_float(raw.w);
   } else {
-    constexpr Dt kDt = std::is_same_v<T, __nv_bfloat16> ? Dt::kBF16 : Dt::kF16;
+    constexpr ElemType kDt =
+        std::is_same_v<T, __nv_bfloat16> ? ElemType::kBFloat16 : ElemType::kFloat16;
     Unpack16x2(raw.x, kDt, out + 0);
     Unpack16x2(raw.y, kDt, out + 2);
     Unpack16x2(raw.z, kDt, out + 4);
@@ -205,48 +194,28 @@ __device__ __forceinline__ void Unpack16Bytes(const uint4& raw, float* out) {
   }
 }
 
-__device__ __forceinline__ float LoadAs(const void* base, Dt dt, int64_t i) {
+__device__ __forceinline__ float LoadAs(const void* base, ElemType dt, int64_t i) {
   switch (dt) {
-    case Dt::kF16:
+    case ElemType::kFloat16:
       return __half2float(static_cast<const __half*>(base)[i]);
-    case Dt::kBF16:
+    case ElemType::kBFloat16:
       return __bfloat162float(static_cast<const __nv_bfloat16*>(base)[i]);
     default:
       return static_cast<const float*>(base)[i];
   }
 }
 
-__device__ __forceinline__ void StoreAs(void* base, Dt dt, int64_t i, float v) {
+__device__ __forceinline__ void StoreAs(void* base, ElemType dt, int64_t i, float v) {
   switch (dt) {
-    case Dt::kF16:
+    case ElemType::kFloat16:
       static_cast<__half*>(base)[i] = __float2half_rn(v);
       break;
-    case Dt::kBF16:
+    case ElemType::kBFloat16:
       static_cast<__nv_bfloat16*>(base)[i] = __float2bfloat16_rn(v);
       break;
     default:
       static_cast<float*>(base)[i] = v;
       break;
-  }
-}
-
-// Element offsets of row-major linear index `linear` in each stride set.
-template <int kSets>
-__device__ __forceinline__ void OffsetsOf(const Strided<kSets>& s, int64_t linear,
-                                          int64_t (&off)[kSets]) {
-#pragma unroll
-  for (int k = 0; k < kSets; ++k) off[k] = 0;
-  if (s.rank == 1) {  // the common case: no division
-#pragma unroll
-    for (int k = 0; k < kSets; ++k) off[k] = linear * s.strides[k][0];
-    return;
-  }
-  for (int d = s.rank - 1; d >= 0; --d) {
-    const int64_t dim = s.dims[d];
-    const int64_t i = linear % dim;
-    linear /= dim;
-#pragma unroll
-    for (int k = 0; k < kSets; ++k) off[k] += i * s.strides[k][d];
   }
 }
 
@@ -282,7 +251,7 @@ __device__ __forceinline__ void LoadDyX(const RowParams& p, const T* dy_row, con
     x[j] = 0.0f;
     if (c0 + j < p.n) {
       int64_t off[3];
-      OffsetsOf(p.trail, c0 + j, off);
+      OffsetsAt(p.trail, c0 + j, off);
       dy[j] = Io<T>::ToFloat(dy_row[off[0]]);
       x[j] = Io<T>::ToFloat(x_row[off[1]]);
     }
@@ -301,7 +270,7 @@ __device__ __forceinline__ void LoadWeight(const RowParams& p, int64_t c0, float
     // c0 is a multiple of kVec (>= 4): 4 elements are 16 (FLOAT) or 8 (16-bit) aligned bytes.
 #pragma unroll
     for (int q = 0; q < kVec / 4; ++q) {
-      if (p.weight_dt == Dt::kF32) {
+      if (p.weight_dt == ElemType::kFloat32) {
         const float4 f =
             *reinterpret_cast<const float4*>(static_cast<const float*>(p.weight) + c0 + 4 * q);
         w[4 * q + 0] = f.x;
@@ -328,7 +297,7 @@ __device__ __forceinline__ void StoreDx(const RowParams& p, int64_t row_off, int
                                         const float (&v)[kVec]) {
   if (p.contiguous_rows && p.vec_rows && c0 + kVec <= p.n) {
     const int64_t at = row_off + c0;  // a multiple of kVec: aligned for the pieces below
-    if (p.dx_dt == Dt::kF32) {
+    if (p.dx_dt == ElemType::kFloat32) {
 #pragma unroll
       for (int q = 0; q < kVec / 4; ++q) {
         *reinterpret_cast<float4*>(static_cast<float*>(p.dx) + at + 4 * q) =
@@ -353,7 +322,7 @@ __device__ __forceinline__ void StoreDx(const RowParams& p, int64_t row_off, int
     int64_t off = c0 + j;
     if (!p.contiguous_rows) {
       int64_t offs[3];
-      OffsetsOf(p.trail, c0 + j, offs);
+      OffsetsAt(p.trail, c0 + j, offs);
       off = offs[2];
     }
     StoreAs(p.dx, p.dx_dt, row_off + off, v[j]);
@@ -524,9 +493,9 @@ __global__ void __launch_bounds__(CtaThreadsFor(kGroup))
       RowStats st{0.0f, 0.0f, n == 1};
       int64_t off[3] = {0, 0, 0};
       if (active) {
-        OffsetsOf(p.lead, row, off);
+        OffsetsAt(p.lead, row, off);
         int64_t stat_off[2];
-        OffsetsOf(p.stat, row, stat_off);
+        OffsetsAt(p.stat, row, stat_off);
         st.mu = LoadAs(p.mean, p.mean_dt, stat_off[0]);
         st.rs = LoadAs(p.rstd, p.rstd_dt, stat_off[1]);
 #pragma unroll
@@ -651,9 +620,9 @@ __global__ void __launch_bounds__(kStreamMaxThreads)
     }
     for (int64_t row = r_begin; row < r_end; ++row) {
       int64_t off[3];
-      OffsetsOf(p.lead, row, off);
+      OffsetsAt(p.lead, row, off);
       int64_t stat_off[2];
-      OffsetsOf(p.stat, row, stat_off);
+      OffsetsAt(p.stat, row, stat_off);
       const RowStats st{LoadAs(p.mean, p.mean_dt, stat_off[0]),
                         LoadAs(p.rstd, p.rstd_dt, stat_off[1]), n == 1};
       const T* dy_row = dy_base + off[0];

@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "api/dtype.h"
-#include "api/strided.h"
+#include "api/layout.h"
 #include "ops/layer_norm_backward/cuda/kernels.cuh"
 #include "ops/layer_norm_backward/cuda/plan.h"
 
@@ -31,50 +31,7 @@ constexpr int kFinishSlices = 8;
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t RoundUp(int64_t a, int64_t b) { return CeilDiv(a, b) * b; }
 
-Dt ToDt(aclDataType t) {
-  return t == ACL_FLOAT16 ? Dt::kF16 : t == ACL_BF16 ? Dt::kBF16 : Dt::kF32;
-}
-
 bool Aligned16(const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }
-
-// Collapses dims [from, to) of views sharing those dims: drops size-1 dims and merges neighbours
-// that are contiguous with each other in every stride set.
-template <int kSets>
-Strided<kSets> Collapse(const int64_t* dims, int from, int to, const int64_t* const* strides) {
-  Strided<kSets> s;
-  for (int i = from; i < to; ++i) {
-    if (dims[i] == 1) continue;
-    if (s.rank > 0) {
-      const int last = s.rank - 1;
-      // Empty views may carry any strides and dims: products that overflow never merge.
-      int64_t merged = 0;
-      bool mergeable = !__builtin_mul_overflow(s.dims[last], dims[i], &merged);
-      for (int k = 0; k < kSets && mergeable; ++k) {
-        int64_t reach = 0;
-        mergeable =
-            !__builtin_mul_overflow(strides[k][i], dims[i], &reach) && s.strides[k][last] == reach;
-      }
-      if (mergeable) {
-        s.dims[last] = merged;
-        for (int k = 0; k < kSets; ++k) s.strides[k][last] = strides[k][i];
-        continue;
-      }
-    }
-    s.dims[s.rank] = dims[i];
-    for (int k = 0; k < kSets; ++k) s.strides[k][s.rank] = strides[k][i];
-    ++s.rank;
-  }
-  return s;
-}
-
-Strided<1> SingleView(const TensorDesc& t) {
-  const int64_t* strides[1] = {t.strides.data()};
-  return Collapse<1>(t.dims.data(), 0, t.rank, strides);
-}
-
-bool UnitStride(const Strided<1>& s) {
-  return s.rank == 0 || (s.rank == 1 && s.strides[0][0] == 1);
-}
 
 // Rows per chunk: a function of the problem only (M, N and the kernel, which N and the input
 // dtype choose), never of the GPU, so the partials and their order are the same everywhere.
@@ -98,10 +55,10 @@ struct FinishParams {
   const float* part_gb = nullptr;  // nullptr: M == 0
   void* gw = nullptr;              // view element 0; nullptr when not wanted
   void* gb = nullptr;
-  Dt gw_dt = Dt::kF32;
-  Dt gb_dt = Dt::kF32;
-  Strided<1> gw_view;
-  Strided<1> gb_view;
+  ElemType gw_dt = ElemType::kFloat32;
+  ElemType gb_dt = ElemType::kFloat32;
+  MultiStrided<1> gw_view;
+  MultiStrided<1> gb_view;
 };
 
 // Column sums of the partials: 32 columns x 8 slices per CTA; slice s adds chunks s, s + 8, ...
@@ -142,12 +99,12 @@ __global__ void __launch_bounds__(kFinishColumns* kFinishSlices)
       }
       if (f.gw != nullptr) {
         int64_t off[1];
-        OffsetsOf(f.gw_view, col, off);
+        OffsetsAt(f.gw_view, col, off);
         StoreAs(f.gw, f.gw_dt, off[0], w);
       }
       if (f.gb != nullptr) {
         int64_t off[1];
-        OffsetsOf(f.gb_view, col, off);
+        OffsetsAt(f.gb_view, col, off);
         StoreAs(f.gb, f.gb_dt, off[0], b);
       }
     }
@@ -157,10 +114,10 @@ __global__ void __launch_bounds__(kFinishColumns* kFinishSlices)
 
 struct GatherParams {
   const void* weight = nullptr;
-  Dt dt = Dt::kF32;
+  ElemType dt = ElemType::kFloat32;
   int64_t n = 0;
   float* out = nullptr;
-  Strided<1> view;
+  MultiStrided<1> view;
 };
 
 // A non-contiguous weight view, widened once into a contiguous fp32 row.
@@ -168,7 +125,7 @@ __global__ void __launch_bounds__(256) GatherWeightKernel(const __grid_constant_
   for (int64_t i = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < g.n;
        i += static_cast<int64_t>(gridDim.x) * blockDim.x) {
     int64_t off[1];
-    OffsetsOf(g.view, i, off);
+    OffsetsAt(g.view, i, off);
     g.out[i] = LoadAs(g.weight, g.dt, off[0]);
   }
 }
@@ -188,9 +145,9 @@ class CudaPlan final : public Plan {
     r.m = m;
     r.n = n;
     r.n_pad = RoundUp(std::max<int64_t>(n, 1), 32);
-    r.dx_dt = ToDt(p.mask[0] ? p.grad_input.dtype : ACL_FLOAT);
-    r.mean_dt = ToDt(p.mean.dtype);
-    r.rstd_dt = ToDt(p.rstd.dtype);
+    r.dx_dt = ToElemType(p.mask[0] ? p.grad_input.dtype : ACL_FLOAT);
+    r.mean_dt = ToElemType(p.mean.dtype);
+    r.rstd_dt = ToElemType(p.rstd.dtype);
     r.want_dx = p.mask[0];
     r.want_gw = p.mask[1] && n > 1 && m > 0;  // N == 1: gradWeight is exactly 0
     r.want_gb = p.mask[2] && m > 0;
@@ -200,9 +157,7 @@ class CudaPlan final : public Plan {
                                   dx_desc.strides.data()};
     r.lead = Collapse<3>(p.input.dims.data(), 0, p.begin, row_sets);
     r.trail = Collapse<3>(p.input.dims.data(), p.begin, p.input.rank, row_sets);
-    r.contiguous_rows =
-        r.trail.rank == 0 || (r.trail.rank == 1 && r.trail.strides[0][0] == 1 &&
-                              r.trail.strides[1][0] == 1 && r.trail.strides[2][0] == 1);
+    r.contiguous_rows = r.trail.AllUnitStride();
     const int64_t* stat_sets[2] = {p.mean.strides.data(), p.rstd.strides.data()};
     r.stat = Collapse<2>(p.mean.dims.data(), 0, p.mean.rank, stat_sets);
     // Every row start keeps the 16-byte alignment of element 0 when each leading stride is a
@@ -231,8 +186,8 @@ class CudaPlan final : public Plan {
     // The weight only enters dx. A view that is not one contiguous run is gathered first.
     use_weight_ = p.has_weight && r.want_dx && m > 0;
     if (use_weight_) {
-      weight_view_ = SingleView(p.weight);
-      if (!UnitStride(weight_view_)) {
+      weight_view_ = CollapsedView(p.weight);
+      if (!weight_view_.AllUnitStride()) {
         weight_offset_ = ws->Book(static_cast<size_t>(n) * sizeof(float));
         gather_weight_ = true;
       }
@@ -244,12 +199,12 @@ class CudaPlan final : public Plan {
     finish_.n_pad = r.n_pad;
     finish_.chunks = r.chunks;
     if (p.mask[1]) {
-      finish_.gw_dt = ToDt(p.grad_weight.dtype);
-      finish_.gw_view = SingleView(p.grad_weight);
+      finish_.gw_dt = ToElemType(p.grad_weight.dtype);
+      finish_.gw_view = CollapsedView(p.grad_weight);
     }
     if (p.mask[2]) {
-      finish_.gb_dt = ToDt(p.grad_bias.dtype);
-      finish_.gb_view = SingleView(p.grad_bias);
+      finish_.gb_dt = ToElemType(p.grad_bias.dtype);
+      finish_.gb_view = CollapsedView(p.grad_bias);
     }
   }
 
@@ -267,27 +222,27 @@ class CudaPlan final : public Plan {
 
     // The row kernel has work unless only gradWeight of N == 1 rows (exactly 0) is wanted.
     if (p.m > 0 && (r.want_dx || r.want_gw || r.want_gb)) {
-      r.dy = p.grad_out.First(static_cast<const void*>(b.inputs[0]));
-      r.x = p.input.First(static_cast<const void*>(b.inputs[1]));
-      r.mean = p.mean.First(static_cast<const void*>(b.inputs[2]));
-      r.rstd = p.rstd.First(static_cast<const void*>(b.inputs[3]));
-      if (p.mask[0]) r.dx = p.grad_input.First(b.outputs[0]);
+      r.dy = p.grad_out.First(static_cast<const void*>(b.inputs[kGradOut]));
+      r.x = p.input.First(static_cast<const void*>(b.inputs[kInput]));
+      r.mean = p.mean.First(static_cast<const void*>(b.inputs[kMean]));
+      r.rstd = p.rstd.First(static_cast<const void*>(b.inputs[kRstd]));
+      if (p.mask[0]) r.dx = p.grad_input.First(b.outputs[kGradInput]);
       if (use_weight_) {
-        const void* weight = p.weight.First(static_cast<const void*>(b.inputs[4]));
+        const void* weight = p.weight.First(static_cast<const void*>(b.inputs[kWeight]));
         if (gather_weight_) {
           GatherParams g;
           g.weight = weight;
-          g.dt = ToDt(p.weight.dtype);
+          g.dt = ToElemType(p.weight.dtype);
           g.n = p.n;
           g.out = WorkspaceBooking::At<float>(workspace, weight_offset_);
           g.view = weight_view_;
           GatherWeightKernel<<<GridFor(p.n, 256), 256, 0, stream>>>(g);
           OPENACLNN_RETURN_IF_ERROR(CheckLaunch("GatherWeightKernel (LayerNorm backward)"));
           r.weight = g.out;
-          r.weight_dt = Dt::kF32;
+          r.weight_dt = ElemType::kFloat32;
         } else {
           r.weight = weight;
-          r.weight_dt = ToDt(p.weight.dtype);
+          r.weight_dt = ToElemType(p.weight.dtype);
         }
         r.vec_weight = Aligned16(r.weight);
       }
@@ -314,8 +269,8 @@ class CudaPlan final : public Plan {
       FinishParams f = finish_;
       f.part_gw = r.part_gw;
       f.part_gb = r.part_gb;
-      if (p.mask[1]) f.gw = p.grad_weight.First(b.outputs[1]);
-      if (p.mask[2]) f.gb = p.grad_bias.First(b.outputs[2]);
+      if (p.mask[1]) f.gw = p.grad_weight.First(b.outputs[kGradWeight]);
+      if (p.mask[2]) f.gb = p.grad_bias.First(b.outputs[kGradBias]);
       FinishParamsKernel<<<GridFor(p.n, kFinishColumns), kFinishColumns * kFinishSlices, 0,
                            stream>>>(f);
       OPENACLNN_RETURN_IF_ERROR(CheckLaunch("FinishParamsKernel (LayerNorm backward)"));
@@ -331,7 +286,7 @@ class CudaPlan final : public Plan {
   bool lead_aligned_ = false;
   bool use_weight_ = false;
   bool gather_weight_ = false;
-  Strided<1> weight_view_;
+  MultiStrided<1> weight_view_;
   size_t weight_offset_ = 0;
   size_t gw_offset_ = 0;
   size_t gb_offset_ = 0;
