@@ -81,8 +81,6 @@ class DeviceTensor {
   DeviceTensor& operator=(const DeviceTensor&) = delete;
 
   aclTensor* get() const { return tensor_; }
-  // The same aclTensor, under the name the ConvTbc suites call it by.
-  aclTensor* tensor() const { return tensor_; }
   // The start of the buffer (aclrtMalloc memory), e.g. to rebind an executor's tensor to it.
   void* data() const { return data_; }
   aclDataType dtype() const { return dtype_; }

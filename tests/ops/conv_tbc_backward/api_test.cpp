@@ -69,8 +69,8 @@ class ConvTbcApiTest : public RuntimeTest {
     aclTensor* gb;
   };
   Args Valid() const {
-    return {self_->tensor(), input_->tensor(), weight_->tensor(), bias_->tensor(), 1, 0,
-            gx_->tensor(),   gw_->tensor(),    gb_->tensor()};
+    return {self_->get(), input_->get(), weight_->get(), bias_->get(), 1, 0,
+            gx_->get(),   gw_->get(),    gb_->get()};
   }
   // Phase 1 only; returns the code and leaves the message in message_.
   aclnnStatus Phase1(const Args& a) {
@@ -274,7 +274,7 @@ TEST_F(ConvTbcApiTest, Phase2Errors) {
   // 16-bit inputs need fp32 panels: a workspace one byte short is refused (decision D5).
   DeviceTensor s = ConvTbcTensor({6, 2, 4}, ACL_BF16, Layout::kContiguous, false);
   Args a = Valid();
-  a.self = s.tensor();
+  a.self = s.get();
   uint64_t ws = 0;
   aclOpExecutor* ex = nullptr;
   ASSERT_EQ(aclnnConvTbcBackwardGetWorkspaceSize(a.self, a.input, a.weight, a.bias, 1, 0, a.gx,
@@ -299,8 +299,8 @@ TEST_F(ConvTbcApiTest, EmptySelfGivesZeros) {
   std::mt19937 rng(3);
   x.FillUniform(&rng, -1.0f, 1.0f);
   w.FillUniform(&rng, -1.0f, 1.0f);
-  CallResult r = CallConvTbcBackward(s.tensor(), x.tensor(), w.tensor(), bias_->tensor(), 1, 0,
-                                     gx.tensor(), gw.tensor(), gb_->tensor(), stream_);
+  CallResult r = CallConvTbcBackward(s.get(), x.get(), w.get(), bias_->get(), 1, 0, gx.get(),
+                                     gw.get(), gb_->get(), stream_);
   ASSERT_EQ(r.phase1, ACLNN_SUCCESS) << r.message;
   ASSERT_EQ(r.phase2, ACLNN_SUCCESS) << r.message;
   for (float v : gx.Values()) EXPECT_EQ(v, 0.0f);
@@ -317,8 +317,8 @@ TEST_F(ConvTbcApiTest, EmptyInputChannelsGiveTrueBiasSum) {
   std::vector<float> dy(48);
   for (int i = 0; i < 48; ++i) dy[i] = static_cast<float>(i % 7) - 3.0f;
   self_->Fill(dy);
-  CallResult r = CallConvTbcBackward(self_->tensor(), x.tensor(), w.tensor(), bias_->tensor(), 1, 0,
-                                     gx.tensor(), gw.tensor(), gb_->tensor(), stream_);
+  CallResult r = CallConvTbcBackward(self_->get(), x.get(), w.get(), bias_->get(), 1, 0, gx.get(),
+                                     gw.get(), gb_->get(), stream_);
   ASSERT_EQ(r.phase1, ACLNN_SUCCESS) << r.message;
   std::vector<float> gb = gb_->Values();
   for (int co = 0; co < 4; ++co) {

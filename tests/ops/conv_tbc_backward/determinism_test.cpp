@@ -51,9 +51,8 @@ TEST_P(ConvTbcDeterminismTest, BitwiseEqualAcrossThreadCounts) {
       std::vector<uint8_t> first[3];
       for (int threads : {1, 2, 3, 1}) {
         cpu::SetNumThreads(threads);
-        CallResult r =
-            CallConvTbcBackward(dy.tensor(), x.tensor(), w.tensor(), bias.tensor(), s.pad, 0,
-                                gx.tensor(), gw.tensor(), gb.tensor(), stream_);
+        CallResult r = CallConvTbcBackward(dy.get(), x.get(), w.get(), bias.get(), s.pad, 0,
+                                           gx.get(), gw.get(), gb.get(), stream_);
         ASSERT_EQ(r.phase1, 0) << r.message;
         ASSERT_EQ(r.phase2, 0) << r.message;
         const std::vector<uint8_t> now[3] = {gx.Bytes(), gw.Bytes(), gb.Bytes()};
@@ -95,9 +94,9 @@ TEST_F(ConvTbcDeterminismTest, BitwiseEqualAcrossIsas) {
     std::vector<uint8_t> first[3];
     for (const std::string& isa : cpu::AvailableIsas()) {
       ASSERT_TRUE(cpu::SetPlanningIsaCap(isa));
-      CallResult r = CallConvTbcBackward(dy.tensor(), x.tensor(), w.tensor(), bias.tensor(), s.pad,
-                                         static_cast<int8_t>(cube), gx.tensor(), gw.tensor(),
-                                         gb.tensor(), stream_);
+      CallResult r =
+          CallConvTbcBackward(dy.get(), x.get(), w.get(), bias.get(), s.pad,
+                              static_cast<int8_t>(cube), gx.get(), gw.get(), gb.get(), stream_);
       cpu::SetPlanningIsaCap("");
       ASSERT_EQ(r.phase1, 0) << r.message;
       ASSERT_EQ(r.phase2, 0) << r.message;
@@ -135,9 +134,8 @@ TEST_F(ConvTbcDeterminismTest, RepeatableExecutorWithRebinding) {
   x2.Fill(xv);
   uint64_t ws = 0;
   aclOpExecutor* ex = nullptr;
-  ASSERT_EQ(aclnnConvTbcBackwardGetWorkspaceSize(dy.tensor(), x.tensor(), w.tensor(), bias.tensor(),
-                                                 s.pad, 0, gx.tensor(), gw.tensor(), gb.tensor(),
-                                                 &ws, &ex),
+  ASSERT_EQ(aclnnConvTbcBackwardGetWorkspaceSize(dy.get(), x.get(), w.get(), bias.get(), s.pad, 0,
+                                                 gx.get(), gw.get(), gb.get(), &ws, &ex),
             0);
   ASSERT_EQ(aclSetAclOpExecutorRepeatable(ex), 0);
   void* wsp = nullptr;
@@ -148,8 +146,8 @@ TEST_F(ConvTbcDeterminismTest, RepeatableExecutorWithRebinding) {
   ASSERT_EQ(aclrtSynchronizeStream(stream_), 0);
   const std::vector<float> gw_first = gw.Values();
   // Rebind input (index 1) and gradWeight (output index 1), run again.
-  ASSERT_EQ(aclSetInputTensorAddr(ex, 1, x.tensor(), x2.data()), 0);
-  ASSERT_EQ(aclSetOutputTensorAddr(ex, 1, gw.tensor(), gw2.data()), 0);
+  ASSERT_EQ(aclSetInputTensorAddr(ex, 1, x.get(), x2.data()), 0);
+  ASSERT_EQ(aclSetOutputTensorAddr(ex, 1, gw.get(), gw2.data()), 0);
   ASSERT_EQ(aclnnConvTbcBackward(wsp, ws, ex, stream_), 0);
   ASSERT_EQ(aclrtSynchronizeStream(stream_), 0);
   const std::vector<float> gw_second = gw2.Values();

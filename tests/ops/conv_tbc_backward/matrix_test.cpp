@@ -108,9 +108,9 @@ class ConvTbcMatrixTest : public RuntimeTest {
     conv_tbc::ConvTbcBackwardF64(s, dy_raw.data(), nullptr, nullptr, nullptr, nullptr, gb_g.data());
 
     setenv("OPENACLNN_FORCE_IMPL", (std::string("conv_tbc_backward=") + c.impl).c_str(), 1);
-    CallResult r = CallConvTbcBackward(dy.tensor(), x.tensor(), w.tensor(), bias.tensor(), s.pad,
-                                       static_cast<int8_t>(c.cube), gx.tensor(), gw.tensor(),
-                                       gb.tensor(), stream_);
+    CallResult r =
+        CallConvTbcBackward(dy.get(), x.get(), w.get(), bias.get(), s.pad,
+                            static_cast<int8_t>(c.cube), gx.get(), gw.get(), gb.get(), stream_);
     if (r.phase1 != 0 || r.phase2 != 0 || r.sync != 0) {
       return "call failed: " + std::to_string(r.phase1) + "/" + std::to_string(r.phase2) + "/" +
              std::to_string(r.sync) + " " + r.message;
@@ -237,8 +237,8 @@ TEST_F(ConvTbcMatrixTest, SmallIntegersAreExact) {
   std::vector<double> gx_g(xd.size()), gw_g(wd.size()), gb_g(s.c_out);
   conv_tbc::ConvTbcBackwardF64(s, dyd.data(), xd.data(), wd.data(), gx_g.data(), gw_g.data(),
                                gb_g.data());
-  CallResult r = CallConvTbcBackward(dy.tensor(), x.tensor(), w.tensor(), bias.tensor(), s.pad, 0,
-                                     gx.tensor(), gw.tensor(), gb.tensor(), stream_);
+  CallResult r = CallConvTbcBackward(dy.get(), x.get(), w.get(), bias.get(), s.pad, 0, gx.get(),
+                                     gw.get(), gb.get(), stream_);
   ASSERT_EQ(r.phase1, 0) << r.message;
   ASSERT_EQ(r.phase2, 0) << r.message;
   const std::vector<float> gx_v = gx.Values(), gw_v = gw.Values(), gb_v = gb.Values();
@@ -272,8 +272,8 @@ TEST_F(ConvTbcMatrixTest, SelfOverlappingOutputsAreWrittenInRowMajorOrder) {
     DeviceTensor gw({s.taps, s.c_in, s.c_out}, ACL_FLOAT, TensorLayout::Explicit({0, s.c_out, 1}));
     DeviceTensor gb({s.c_out}, ACL_BF16, TensorLayout::Explicit({0}));
     setenv("OPENACLNN_FORCE_IMPL", (std::string("conv_tbc_backward=") + impl).c_str(), 1);
-    CallResult r = CallConvTbcBackward(dy.tensor(), x.tensor(), w.tensor(), bias.tensor(), s.pad, 0,
-                                       gx.tensor(), gw.tensor(), gb.tensor(), stream_);
+    CallResult r = CallConvTbcBackward(dy.get(), x.get(), w.get(), bias.get(), s.pad, 0, gx.get(),
+                                       gw.get(), gb.get(), stream_);
     ASSERT_EQ(r.phase1, 0) << r.message;
     ASSERT_EQ(r.phase2, 0) << r.message;
     std::vector<uint8_t> bytes;
