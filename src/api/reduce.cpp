@@ -159,12 +159,13 @@ ReduceGeometry PlanReduce(const ReduceProblem& p) {
       g.kept_outer = g.kept;
       g.kept_outer.rank -= 1;
     }
-    g.tiles_per_outer = CeilDiv(g.columns, kColumnTile);
+    g.column_tile = kColumnTileBytes / static_cast<int64_t>(ElemSize(p.in_type));
+    g.tiles_per_outer = CeilDiv(g.columns, g.column_tile);
     g.tiles = g.kept_outer.Numel() * g.tiles_per_outer;
     g.leaves = CeilDiv(g.reduced_count, kColumnBlock);
     if (g.leaves > 1 && g.tiles < kMinTasks) {
       const int64_t wanted = CeilDiv(kMinTasks, g.tiles);
-      const int64_t tile_columns = std::min(g.columns, kColumnTile);
+      const int64_t tile_columns = std::min(g.columns, g.column_tile);
       const int64_t by_size = std::max<int64_t>(1, kTaskElements / (tile_columns * kColumnBlock));
       g.group_leaves = std::min(NextPow2(CeilDiv(g.leaves, wanted)), NextPow2(by_size));
       g.groups_per_output = CeilDiv(g.leaves, g.group_leaves);

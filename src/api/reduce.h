@@ -33,8 +33,10 @@ namespace openaclnn {
 inline constexpr int64_t kRunChunk = 8192;
 inline constexpr int kRunLanes = 64;
 inline constexpr int64_t kColumnBlock = 64;
-// Columns one column-order task keeps in its fp32 accumulators.
-inline constexpr int64_t kColumnTile = 512;
+// Input bytes per row of one column-order tile: 4 KiB keeps the reads of a row long enough for the
+// hardware prefetchers, and the tile's fp32 accumulators (1024 for FLOAT, 2048 for 16-bit
+// inputs) in L1.
+inline constexpr int64_t kColumnTileBytes = 4096;
 // About this many input elements make a task; at least kMinTasks tasks where the problem allows.
 inline constexpr int64_t kTaskElements = int64_t{1} << 18;
 inline constexpr int64_t kMinTasks = 64;
@@ -94,6 +96,7 @@ struct ReduceGeometry {
   int64_t column_in_stride = 0;
   int64_t column_out_stride = 0;
   MultiStrided<2> kept_outer;
+  int64_t column_tile = 1;  // columns per tile (kColumnTileBytes of input)
   int64_t tiles_per_outer = 1;
   int64_t tiles = 1;
 

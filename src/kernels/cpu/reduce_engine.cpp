@@ -225,14 +225,14 @@ void ReduceSumEngine::RunTyped(const unsigned char* in, unsigned char* out, Acc*
     return;
   }
 
-  // Column order: a task sums tile `tile` (up to kColumnTile columns of one outer kept position)
+  // Column order: a task sums tile `tile` (up to column_tile columns of one outer kept position)
   // over leaf group `group` (blocks of kColumnBlock reduced positions).
   const bool simd_columns = simd && g.column_in_stride == 1;
   ForTasks(g.tasks, serial, [&](int64_t t) {
     const int64_t tile = t / gpo, group = t % gpo;
     const int64_t outer = tile / g.tiles_per_outer;
-    const int64_t c0 = tile % g.tiles_per_outer * kColumnTile;
-    const int64_t width = std::min(kColumnTile, g.columns - c0);
+    const int64_t c0 = tile % g.tiles_per_outer * g.column_tile;
+    const int64_t width = std::min(g.column_tile, g.columns - c0);
     int64_t outer_offsets[2];
     OffsetsAt(g.kept_outer, outer, outer_offsets);
     const int64_t first_column = outer_offsets[0] + c0 * g.column_in_stride;

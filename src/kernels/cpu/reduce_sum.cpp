@@ -73,15 +73,26 @@ float SumRunChunkT(const void* p, int64_t n) {
       acc[v] = hn::Add(acc[v], LoadF<E>(d, Advance<E>(p, i + static_cast<int64_t>(v * kN))));
     }
   }
-  HWY_ALIGN float lanes[kRunLanes];
-  for (size_t v = 0; v < kVectors; ++v) hn::Store(acc[v], d, lanes + v * kN);
-  // The last, partial round: lanes past the end add nothing (adding +0 would change nothing:
-  // no lane is ever -0, since each starts at +0).
-  for (int64_t j = 0; i + j < n; ++j) lanes[j] += ScalarF<E>(p, i + j);
-  // Halving fold; a step whose upper lanes never received an element (n <= h) adds only +0.
-  for (int h = kRunLanes / 2; h >= 1; h /= 2) {
-    if (n <= h) continue;
-    for (int j = 0; j < h; ++j) lanes[j] += lanes[j + h];
+  if (i < n) {
+    // The last, partial round through a zero-filled buffer: lanes past the end add +0, which
+    // changes nothing (no lane is ever -0, since each starts at +0 and adds elements).
+    HWY_ALIGN float tail[kRunLanes] = {};
+    for (int64_t j = 0; i + j < n; ++j) tail[j] = ScalarF<E>(p, i + j);
+    for (size_t v = 0; v < kVectors; ++v) acc[v] = hn::Add(acc[v], hn::Load(d, tail + v * kN));
+  }
+  // Halving fold, lane j += lane j + h: steps with h >= kN add whole vectors, the rest run on the
+  // stored lanes. A step whose upper lanes never received an element (n <= h) only adds +0 and
+  // is skipped.
+  for (size_t h = kRunLanes / 2; h >= kN; h /= 2) {
+    if (n <= static_cast<int64_t>(h)) continue;
+    const size_t step = h / kN;
+    for (size_t v = 0; v < step; ++v) acc[v] = hn::Add(acc[v], acc[v + step]);
+  }
+  HWY_ALIGN float lanes[kN];
+  hn::Store(acc[0], d, lanes);
+  for (size_t h = kN / 2; h >= 1; h /= 2) {
+    if (n <= static_cast<int64_t>(h)) continue;
+    for (size_t j = 0; j < h; ++j) lanes[j] += lanes[j + h];
   }
   return lanes[0];
 }
