@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "backend/cpu/thread_pool.h"
 #include "ops/reduce_sum/rs_test_util.h"
 
 namespace openaclnn::rs_test {
@@ -222,6 +223,23 @@ TEST_F(ReduceSumApi, SixteenBitRoundsOnce) {
   DeviceTensor bf16({1}, ACL_BF16);
   ASSERT_EQ(RunReduceSum(self.get(), {1}, false, ACL_BF16, bf16.get()), ACLNN_SUCCESS);
   EXPECT_EQ(bf16.GetDouble(0), 256.0);  // 257 rounds to even in bfloat16, once
+}
+
+// An out view whose indices share one address (stride 0) is written in a fixed order, one output
+// after the other, so the result does not depend on the thread count: the last row's sum.
+TEST_F(ReduceSumApi, SelfOverlappingOutIsWrittenInOrder) {
+  DeviceTensor self({300, 1000}, ACL_FLOAT);
+  std::vector<double> v(300 * 1000);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<double>(i / 1000);  // row r holds r
+  self.FillDouble(v);
+  for (int threads : {1, 3}) {
+    cpu::SetNumThreads(threads);
+    DeviceTensor out({300}, ACL_FLOAT, TensorLayout::Broadcast({0}));
+    ASSERT_EQ(RunReduceSum(self.get(), {1}, false, ACL_FLOAT, out.get()), ACLNN_SUCCESS);
+    EXPECT_EQ(out.GetDouble(0), 299000.0) << threads << " threads";
+    EXPECT_EQ(out.DamagedCanaries(), 0);
+  }
+  cpu::SetNumThreads(0);
 }
 
 TEST_F(ReduceSumApi, ForcedReferenceAgreesWithEngine) {
