@@ -26,14 +26,17 @@ template <>
 double LoadAcc<double>(const unsigned char* p, ElemType in, ElemType) {
   return ConvertElementToDoubleOutput(p, in);
 }
+// Integer sums accumulate in uint64_t: two's complement wrap-around without signed overflow.
 template <>
-int64_t LoadAcc<int64_t>(const unsigned char* p, ElemType in, ElemType out) {
-  return ConvertElementToIntegerOutput(p, in, out);
+uint64_t LoadAcc<uint64_t>(const unsigned char* p, ElemType in, ElemType out) {
+  return static_cast<uint64_t>(ConvertElementToIntegerOutput(p, in, out));
 }
 
 void StoreAcc(unsigned char* p, ElemType out, float v) { StoreFloatSum(p, out, v); }
 void StoreAcc(unsigned char* p, ElemType, double v) { std::memcpy(p, &v, sizeof(v)); }
-void StoreAcc(unsigned char* p, ElemType out, int64_t v) { StoreIntegerSum(p, out, v); }
+void StoreAcc(unsigned char* p, ElemType out, uint64_t v) {
+  StoreIntegerSum(p, out, static_cast<int64_t>(v));
+}
 
 // Streams leaves into the pairwise tree of api/reduce.h: level l holds the sum of 2^l leaves;
 // a new leaf merges with equal-sized sums on its left, and Result folds the rest right to left.
@@ -148,8 +151,8 @@ void ReduceSumEngine::Run(const void* in, void* out, void* workspace) const {
                        WorkspaceBooking::At<double>(workspace, partials_offset_));
       break;
     case Accumulator::kInt64:
-      RunTyped<int64_t>(in_bytes, out_bytes,
-                        WorkspaceBooking::At<int64_t>(workspace, partials_offset_));
+      RunTyped<uint64_t>(in_bytes, out_bytes,
+                         WorkspaceBooking::At<uint64_t>(workspace, partials_offset_));
       break;
   }
 }

@@ -31,7 +31,8 @@ class ReferencePlan : public Plan {
     }
     const bool integer = AccumulatorOf(p_.out_type) == Accumulator::kInt64;
     std::vector<double> sums(integer ? 0 : kept_count, 0.0);
-    std::vector<int64_t> counts(integer ? kept_count : 0, 0);
+    // uint64_t: two's complement wrap-around without signed overflow.
+    std::vector<uint64_t> counts(integer ? kept_count : 0, 0);
     std::vector<int64_t> index(p_.in.rank, 0);
     const int64_t total = p_.in.Numel();
     for (int64_t i = 0; i < total; ++i) {
@@ -42,7 +43,8 @@ class ReferencePlan : public Plan {
       }
       const unsigned char* e = in + offset * in_size;
       if (integer) {
-        counts[k] += ConvertElementToIntegerOutput(e, p_.in_type, p_.out_type);
+        counts[k] +=
+            static_cast<uint64_t>(ConvertElementToIntegerOutput(e, p_.in_type, p_.out_type));
       } else if (p_.out_type == ElemType::kFloat64) {
         sums[k] += ConvertElementToDoubleOutput(e, p_.in_type);
       } else {
@@ -62,7 +64,7 @@ class ReferencePlan : public Plan {
       for (int d = 0; d < p_.in.rank; ++d) offset += kept_index[d] * out_strides[d];
       unsigned char* o = out + offset * out_size;
       if (integer) {
-        StoreIntegerSum(o, p_.out_type, counts[k]);
+        StoreIntegerSum(o, p_.out_type, static_cast<int64_t>(counts[k]));
       } else if (p_.out_type == ElemType::kFloat64) {
         std::memcpy(o, &sums[k], sizeof(double));
       } else {

@@ -198,6 +198,18 @@ TEST_F(ReduceSumApi, CraftedExactSums) {
   ASSERT_EQ(RunReduceSum(bytes.get(), {0}, false, ACL_INT64, widened.get()), ACLNN_SUCCESS);
   EXPECT_EQ(widened.GetDouble(0), 228.0);
 
+  // INT64 wraps too (2^62 + 2^62 = -2^63), in the engine and in the reference.
+  DeviceTensor big({2}, ACL_INT64);
+  big.FillDouble({4611686018427387904.0, 4611686018427387904.0});
+  DeviceTensor big_sum({}, ACL_INT64);
+  ASSERT_EQ(RunReduceSum(big.get(), {0}, false, ACL_INT64, big_sum.get()), ACLNN_SUCCESS);
+  EXPECT_EQ(big_sum.GetDouble(0), -9223372036854775808.0);
+  setenv("OPENACLNN_FORCE_IMPL", "reduce_sum=reference", 1);
+  DeviceTensor big_reference({}, ACL_INT64);
+  ASSERT_EQ(RunReduceSum(big.get(), {0}, false, ACL_INT64, big_reference.get()), ACLNN_SUCCESS);
+  unsetenv("OPENACLNN_FORCE_IMPL");
+  EXPECT_EQ(big_reference.GetDouble(0), -9223372036854775808.0);
+
   DeviceTensor flags({2, 3}, ACL_BOOL);
   flags.FillDouble({1, 1, 0, 0, 0, 1});
   DeviceTensor counts({2}, ACL_INT64);
