@@ -53,18 +53,14 @@ class Cascade {
     used_ |= uint64_t{1} << l;
   }
   Acc Result() const {
-    Acc acc{};
-    bool have = false;
-    for (int l = 0; l < 64; ++l) {
-      if (!(used_ >> l & 1u)) continue;
-      acc = have ? level_[l] + acc : level_[l];
-      have = true;
-    }
+    uint64_t rest = used_;
+    Acc acc = level_[__builtin_ctzll(rest)];
+    for (rest &= rest - 1; rest != 0; rest &= rest - 1) acc = level_[__builtin_ctzll(rest)] + acc;
     return acc;
   }
 
  private:
-  Acc level_[64];
+  Acc level_[64] = {};
   uint64_t used_ = 0;
 };
 
@@ -198,7 +194,29 @@ void ReduceSumEngine::RunTyped(const unsigned char* in, unsigned char* out, Acc*
       }
       return cascade.Result();
     };
-    if (gpo == 1) {
+    if (gpo == 1 && g.leaves == 1 && simd) {
+      // One chunk per output: runs of outputs go to the kernel together.
+      ForTasks(g.tasks, serial, [&](int64_t t) {
+        const int64_t k0 = t * g.outputs_per_task;
+        const int64_t k1 = std::min(g.kept_count, k0 + g.outputs_per_task);
+        LayoutOdometer<2> kept(g.kept, false, k0);
+        constexpr int64_t kBatch = 256;
+        int64_t rows[kBatch], outs[kBatch];
+        float sums[kBatch];
+        for (int64_t k = k0; k < k1;) {
+          const int64_t count = std::min(kBatch, k1 - k);
+          for (int64_t r = 0; r < count; ++r, kept.Next()) {
+            rows[r] = kept.offset(0);
+            outs[r] = kept.offset(1);
+          }
+          SumRunRows(target_, in, rows, count, g.run_length, in_type, sums);
+          for (int64_t r = 0; r < count; ++r) {
+            StoreAcc(out + outs[r] * out_size, out_type, static_cast<Acc>(sums[r]));
+          }
+          k += count;
+        }
+      });
+    } else if (gpo == 1) {
       ForTasks(g.tasks, serial, [&](int64_t t) {
         const int64_t k0 = t * g.outputs_per_task;
         const int64_t k1 = std::min(g.kept_count, k0 + g.outputs_per_task);

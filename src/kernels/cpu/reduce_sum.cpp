@@ -59,8 +59,24 @@ HWY_INLINE const void* Advance(const void* p, int64_t i) {
   return static_cast<const unsigned char*>(p) + static_cast<size_t>(i) * kSize;
 }
 
+// Lanes folded by halving inside one vector: lane j += lane j + N/2, then on the lower half, down
+// to one lane (the pairs of the scalar fold, lane j + h into lane j).
+template <class D>
+HWY_INLINE float FoldLanes(D d, hn::Vec<D> v) {
+#if HWY_TARGET == HWY_SCALAR
+  return hn::GetLane(v);
+#else
+  if constexpr (hn::MaxLanes(D()) == 1) {
+    return hn::GetLane(v);
+  } else {
+    const hn::Half<D> dh;
+    return FoldLanes(dh, hn::Add(hn::LowerHalf(dh, v), hn::UpperHalf(dh, v)));
+  }
+#endif
+}
+
 template <ElemType E>
-float SumRunChunkT(const void* p, int64_t n) {
+HWY_INLINE float SumRunChunkT(const void* p, int64_t n) {
   const DF d;
   constexpr size_t kN = hn::MaxLanes(DF());
   constexpr size_t kVectors = kRunLanes / kN;
@@ -80,21 +96,30 @@ float SumRunChunkT(const void* p, int64_t n) {
     for (int64_t j = 0; i + j < n; ++j) tail[j] = ScalarF<E>(p, i + j);
     for (size_t v = 0; v < kVectors; ++v) acc[v] = hn::Add(acc[v], hn::Load(d, tail + v * kN));
   }
-  // Halving fold, lane j += lane j + h: steps with h >= kN add whole vectors, the rest run on the
-  // stored lanes. A step whose upper lanes never received an element (n <= h) only adds +0 and
-  // is skipped.
-  for (size_t h = kRunLanes / 2; h >= kN; h /= 2) {
-    if (n <= static_cast<int64_t>(h)) continue;
-    const size_t step = h / kN;
+  // Halving fold, lane j += lane j + h for h = 32 .. 1: whole vectors while h >= kN, then inside
+  // the first vector. Lanes that never received an element hold +0, so every step may run.
+  for (size_t step = kVectors / 2; step >= 1; step /= 2) {
     for (size_t v = 0; v < step; ++v) acc[v] = hn::Add(acc[v], acc[v + step]);
   }
-  HWY_ALIGN float lanes[kN];
-  hn::Store(acc[0], d, lanes);
-  for (size_t h = kN / 2; h >= 1; h /= 2) {
-    if (n <= static_cast<int64_t>(h)) continue;
-    for (size_t j = 0; j < h; ++j) lanes[j] += lanes[j + h];
+  return FoldLanes(d, acc[0]);
+}
+
+template <ElemType E>
+void SumRunRowsT(const void* base, const int64_t* row_offsets, int64_t rows, int64_t n,
+                 float* sums) {
+  for (int64_t r = 0; r < rows; ++r) sums[r] = SumRunChunkT<E>(Advance<E>(base, row_offsets[r]), n);
+}
+
+void SumRunRowsImpl(const void* base, const int64_t* row_offsets, int64_t rows, int64_t n,
+                    ElemType in_type, float* sums) {
+  switch (in_type) {
+    case ElemType::kFloat16:
+      return SumRunRowsT<ElemType::kFloat16>(base, row_offsets, rows, n, sums);
+    case ElemType::kBFloat16:
+      return SumRunRowsT<ElemType::kBFloat16>(base, row_offsets, rows, n, sums);
+    default:
+      return SumRunRowsT<ElemType::kFloat32>(base, row_offsets, rows, n, sums);
   }
-  return lanes[0];
 }
 
 float SumRunChunkImpl(const void* p, int64_t n, ElemType in_type) {
@@ -170,10 +195,16 @@ HWY_AFTER_NAMESPACE();
 namespace openaclnn::cpu {
 
 HWY_EXPORT(SumRunChunkImpl);
+HWY_EXPORT(SumRunRowsImpl);
 HWY_EXPORT(SumColumnBlockImpl);
 
 float SumRunChunk(const KernelTarget& target, const void* p, int64_t n, ElemType in_type) {
   return OPENACLNN_DISPATCH(SumRunChunkImpl, target)(p, n, in_type);
+}
+
+void SumRunRows(const KernelTarget& target, const void* base, const int64_t* row_offsets,
+                int64_t rows, int64_t n, ElemType in_type, float* sums) {
+  OPENACLNN_DISPATCH(SumRunRowsImpl, target)(base, row_offsets, rows, n, in_type, sums);
 }
 
 void SumColumnBlock(const KernelTarget& target, const void* base, const int64_t* row_offsets,

@@ -14,6 +14,11 @@ namespace openaclnn::cpu {
 // element i into lane i % kRunLanes from +0, lanes folded by halving).
 float SumRunChunk(const KernelTarget& target, const void* p, int64_t n, ElemType in_type);
 
+// The same sum for `rows` runs of n <= kRunChunk elements, run r starting at element
+// row_offsets[r] of `base`: sums[r].
+void SumRunRows(const KernelTarget& target, const void* base, const int64_t* row_offsets,
+                int64_t rows, int64_t n, ElemType in_type, float* sums);
+
 // Column order: acc[c] = x[r0][c] + x[r1][c] + ... one row after the other from +0, for c in
 // [0, width), row k starting at element row_offsets[k] of `base` and its columns contiguous.
 void SumColumnBlock(const KernelTarget& target, const void* base, const int64_t* row_offsets,
