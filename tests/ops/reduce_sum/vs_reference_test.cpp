@@ -165,6 +165,25 @@ TEST_F(ReduceSumVsGolden, RandomProblems) {
   }
 }
 
+// Every input dtype into every output dtype, row sums and column sums, contiguous and permuted.
+TEST_F(ReduceSumVsGolden, EveryDtypePair) {
+  std::mt19937 rng(11);
+  for (aclDataType in : kTypes) {
+    for (aclDataType out : kTypes) {
+      for (int variant = 0; variant < 4; ++variant) {
+        Case c;
+        c.shape = {5, 37};
+        c.dims = {variant % 2 == 0 ? int64_t{1} : int64_t{-2}};
+        c.keep_dims = variant >= 2;
+        c.in = in;
+        c.out = out;
+        if (variant == 1 || variant == 2) c.in_layout = TensorLayout::Permuted({1, 0});
+        RunCase(c, &rng);
+      }
+    }
+  }
+}
+
 // Inner, outer and middle reductions large enough to split outputs over several tasks and leaf
 // groups (run order with chunks of 8192, column order with partial sums per group).
 TEST_F(ReduceSumVsGolden, SplitProblems) {
