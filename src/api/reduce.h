@@ -125,12 +125,27 @@ inline int64_t PairwiseSplit(int64_t n) {
   return m;
 }
 
-// The pairwise tree over n >= 1 values.
+// The pairwise tree over n >= 1 values, PairwiseSum(p, m) + PairwiseSum(p + m, n - m), computed
+// as a binary counter: level l holds the sum of the last complete group of 2^l values, a new value
+// merges with the equal-sized sums on its left, and the levels left over are folded right to left
+// (the same additions as the recursion, without its calls).
 template <class T>
 T PairwiseSum(const T* p, int64_t n) {
-  if (n == 1) return p[0];
-  const int64_t m = PairwiseSplit(n);
-  return PairwiseSum(p, m) + PairwiseSum(p + m, n - m);
+  T level[64];
+  uint64_t used = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    T v = p[i];
+    int l = 0;
+    for (; (used >> l) & 1u; ++l) {
+      v = level[l] + v;
+      used &= ~(uint64_t{1} << l);
+    }
+    level[l] = v;
+    used |= uint64_t{1} << l;
+  }
+  T acc = level[__builtin_ctzll(used)];
+  for (used &= used - 1; used != 0; used &= used - 1) acc = level[__builtin_ctzll(used)] + acc;
+  return acc;
 }
 
 }  // namespace openaclnn

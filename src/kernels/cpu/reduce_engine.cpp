@@ -234,7 +234,8 @@ void ReduceSumEngine::RunTyped(const unsigned char* in, unsigned char* out, Acc*
         const int64_t l0 = group * g.group_leaves;
         partials[t] = sum_leaves(offsets[0], l0, std::min(g.leaves, l0 + g.group_leaves));
       });
-      const int64_t per_task = std::max<int64_t>(1, kTaskElements / gpo);
+      // Each output's groups are summed on their own: about 2^14 partial sums a task.
+      const int64_t per_task = std::max<int64_t>(1, (int64_t{1} << 14) / gpo);
       ForTasks((g.kept_count + per_task - 1) / per_task, serial, [&](int64_t t) {
         const int64_t k0 = t * per_task, k1 = std::min(g.kept_count, k0 + per_task);
         LayoutOdometer<2> kept(g.kept, false, k0);
@@ -299,7 +300,8 @@ void ReduceSumEngine::RunTyped(const unsigned char* in, unsigned char* out, Acc*
     }
   });
   if (gpo > 1) {
-    const int64_t per_task = std::max<int64_t>(1, kTaskElements / gpo);
+    // Each output's groups are summed on their own: about 2^14 partial sums a task.
+    const int64_t per_task = std::max<int64_t>(1, (int64_t{1} << 14) / gpo);
     ForTasks((g.kept_count + per_task - 1) / per_task, serial, [&](int64_t t) {
       const int64_t k0 = t * per_task, k1 = std::min(g.kept_count, k0 + per_task);
       for (int64_t k = k0; k < k1; ++k) {

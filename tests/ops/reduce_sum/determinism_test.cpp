@@ -3,11 +3,13 @@
 // split over many tasks, in run order and in column order.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "api/reduce.h"
 #include "backend/cpu/isa.h"
 #include "backend/cpu/thread_pool.h"
 #include "ops/reduce_sum/rs_test_util.h"
@@ -78,6 +80,45 @@ TEST_F(ReduceSumDeterminism, ThreadCountsAndIsas) {
   }
   cpu::SetPlanningIsaCap("");
   cpu::SetNumThreads(0);
+}
+
+}  // namespace
+}  // namespace openaclnn::rs_test
+
+namespace openaclnn::rs_test {
+namespace {
+
+// The recursive definition of the pairwise tree (api/reduce.h).
+float RecursivePairwise(const float* p, int64_t n) {
+  if (n == 1) return p[0];
+  const int64_t m = PairwiseSplit(n);
+  return RecursivePairwise(p, m) + RecursivePairwise(p + m, n - m);
+}
+
+// The binary-counter PairwiseSum makes the recursion's additions, and any aligned group of 2^k
+// values is a subtree: summing the groups first (as tasks do) gives the same bits.
+TEST(ReducePairwiseTree, CounterEqualsRecursionAndGroupsAreSubtrees) {
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  for (int64_t n = 1; n <= 300; ++n) {
+    std::vector<float> v(static_cast<size_t>(n));
+    for (float& x : v) x = u(rng) * (u(rng) > 0.9f ? 1e6f : 1.0f);
+    const float whole = PairwiseSum(v.data(), n);
+    uint32_t a, b;
+    const float recursive = RecursivePairwise(v.data(), n);
+    std::memcpy(&a, &whole, 4);
+    std::memcpy(&b, &recursive, 4);
+    ASSERT_EQ(a, b) << "n = " << n;
+    for (int64_t group : {1, 2, 4, 8, 32}) {
+      std::vector<float> partial;
+      for (int64_t g0 = 0; g0 < n; g0 += group) {
+        partial.push_back(PairwiseSum(v.data() + g0, std::min(group, n - g0)));
+      }
+      const float grouped = PairwiseSum(partial.data(), static_cast<int64_t>(partial.size()));
+      std::memcpy(&b, &grouped, 4);
+      ASSERT_EQ(a, b) << "n = " << n << ", groups of " << group;
+    }
+  }
 }
 
 }  // namespace
