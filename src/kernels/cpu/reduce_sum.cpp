@@ -11,6 +11,7 @@
 
 #include "api/dtype.h"
 #include "api/reduce.h"
+#include "hwy/cache_control.h"
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "kernels/cpu/reduce_sum.cpp"
@@ -147,8 +148,21 @@ void SumColumnBlockT(const void* base, const int64_t* row_offsets, int64_t rows,
     const void* p1 = Advance<E>(base, row_offsets[r + 1]);
     const void* p2 = Advance<E>(base, row_offsets[r + 2]);
     const void* p3 = Advance<E>(base, row_offsets[r + 3]);
+    // The next sweep's rows are fetched while this one runs: a row's part of a tile is a few KiB,
+    // too short for the hardware prefetchers to run ahead across rows. Timing only.
+    const bool ahead = r + 8 <= rows;
+    const void* q0 = ahead ? Advance<E>(base, row_offsets[r + 4]) : p0;
+    const void* q1 = ahead ? Advance<E>(base, row_offsets[r + 5]) : p1;
+    const void* q2 = ahead ? Advance<E>(base, row_offsets[r + 6]) : p2;
+    const void* q3 = ahead ? Advance<E>(base, row_offsets[r + 7]) : p3;
     int64_t c = 0;
     for (; c + kN <= width; c += kN) {
+      if (ahead) {
+        hwy::Prefetch(static_cast<const unsigned char*>(Advance<E>(q0, c)));
+        hwy::Prefetch(static_cast<const unsigned char*>(Advance<E>(q1, c)));
+        hwy::Prefetch(static_cast<const unsigned char*>(Advance<E>(q2, c)));
+        hwy::Prefetch(static_cast<const unsigned char*>(Advance<E>(q3, c)));
+      }
       VF a = hn::LoadU(d, acc + c);
       a = hn::Add(a, LoadF<E>(d, Advance<E>(p0, c)));
       a = hn::Add(a, LoadF<E>(d, Advance<E>(p1, c)));
