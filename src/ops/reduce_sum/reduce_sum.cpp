@@ -39,17 +39,20 @@ aclnnStatus aclnnReduceSumGetWorkspaceSize(const aclTensor* self, const aclIntAr
                                            bool keepDims, aclDataType dtype, aclTensor* out,
                                            uint64_t* workspaceSize, aclOpExecutor** executor) {
   using namespace openaclnn;
-  return RunPhase1(reduce_sum::kOpName, workspaceSize, executor, {self}, {out},
-                   [&](PlanBuilder* builder) -> Status {
-                     reduce_sum::Problem problem;
-                     OPENACLNN_RETURN_IF_ERROR(
-                         reduce_sum::CheckArguments(self, dims, keepDims, dtype, out, &problem));
-                     if (VerboseEnabled()) builder->problem = problem.Describe();
-                     // Nothing to write: an empty out.
-                     if (problem.out.Numel() == 0) return Status::Ok();
-                     return ChooseImplementation("reduce_sum", reduce_sum::kImplementations,
-                                                 problem, builder);
-                   });
+  return RunPhase1(
+      reduce_sum::kOpName, workspaceSize, executor, {self}, {out},
+      [&](PlanBuilder* builder) -> Status {
+        reduce_sum::Problem problem;
+        OPENACLNN_RETURN_IF_ERROR(
+            reduce_sum::CheckArguments(self, dims, keepDims, dtype, out, &problem));
+        // The verbose line also says how the engine classifies and splits the problem.
+        if (VerboseEnabled()) {
+          builder->problem = problem.Describe() + " (" + PlanReduce(problem).Describe() + ")";
+        }
+        // Nothing to write: an empty out.
+        if (problem.out.Numel() == 0) return Status::Ok();
+        return ChooseImplementation("reduce_sum", reduce_sum::kImplementations, problem, builder);
+      });
 }
 
 aclnnStatus aclnnReduceSum(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
