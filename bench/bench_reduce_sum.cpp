@@ -1,0 +1,262 @@
+// aclnnReduceSum on inputs beyond L2 (16M elements), FLOAT and BFLOAT16 (out in the input dtype),
+// over inner, outer and middle dims, plus all dims. For each shape: the median time of phase 2
+// plus synchronisation on a repeatable executor; GB/s counting the input read and the output
+// written; the stream bandwidth of a multi-threaded read-and-sum of a buffer of the input's size
+// run in the same process on the pool's threads (fixed 64 KiB blocks, AVX2 or AVX-512); the
+// fraction of it the operator reaches; and, with --torch_results=FILE (written by
+// bench/bench_reduce_sum.py), PyTorch's torch.sum(x, dim, keepdim, out=) on the same shapes.
+//
+//   bench_reduce_sum [--quick] [--shape=INDEX] [--torch_results=FILE]
+// --quick: three shapes (inner, outer, middle), short repetitions; --shape: one shape only.
+#include <immintrin.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_reduce_sum.h"
+#include "api/dtype.h"
+#include "backend/cpu/isa.h"
+#include "backend/cpu/thread_pool.h"
+#include "bench_common.h"
+
+namespace {
+
+struct ReduceShape {
+  std::vector<int64_t> dims;
+  std::vector<int64_t> reduce;  // empty: all
+  const char* kind;
+  int64_t Numel() const {
+    int64_t n = 1;
+    for (int64_t d : dims) n *= d;
+    return n;
+  }
+  std::vector<int64_t> OutDims() const {
+    std::vector<int64_t> out;
+    for (size_t d = 0; d < dims.size(); ++d) {
+      const bool reduced = reduce.empty() || std::find(reduce.begin(), reduce.end(),
+                                                       static_cast<int64_t>(d)) != reduce.end();
+      if (!reduced) out.push_back(dims[d]);
+    }
+    return out;
+  }
+  std::string Label() const {
+    std::string s = "(";
+    for (size_t i = 0; i < dims.size(); ++i) s += (i ? ", " : "") + std::to_string(dims[i]);
+    s += ") dim ";
+    if (reduce.empty()) return s + "all";
+    for (size_t i = 0; i < reduce.size(); ++i) s += (i ? "," : "") + std::to_string(reduce[i]);
+    return s;
+  }
+};
+
+// Shapes of the table (the Python script has the same list); --quick runs the first three.
+const ReduceShape kShapes[] = {
+    {{4096, 4096}, {1}, "inner"}, {{4096, 4096}, {0}, "outer"},  {{64, 4096, 64}, {1}, "middle"},
+    {{262144, 64}, {1}, "inner"}, {{1048576, 16}, {0}, "outer"}, {{256, 256, 256}, {1}, "middle"},
+    {{16777216}, {}, "all"},
+};
+const int kQuickShapes[] = {0, 1, 2};
+
+double Now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+double MedianSeconds(const std::function<void()>& fn, int reps, double min_time) {
+  fn();  // warm-up
+  std::vector<double> times;
+  for (int r = 0; r < reps; ++r) {
+    int calls = 0;
+    const double t0 = Now();
+    double t1 = t0;
+    do {
+      fn();
+      ++calls;
+      t1 = Now();
+    } while (t1 - t0 < min_time);
+    times.push_back((t1 - t0) / calls);
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+__attribute__((target("avx512f"))) float SumBlockAvx512(const float* p, int64_t n) {
+  __m512 a0 = _mm512_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+  int64_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    a0 = _mm512_add_ps(a0, _mm512_loadu_ps(p + i));
+    a1 = _mm512_add_ps(a1, _mm512_loadu_ps(p + i + 16));
+    a2 = _mm512_add_ps(a2, _mm512_loadu_ps(p + i + 32));
+    a3 = _mm512_add_ps(a3, _mm512_loadu_ps(p + i + 48));
+  }
+  alignas(64) float lanes[16];
+  _mm512_store_ps(lanes, _mm512_add_ps(_mm512_add_ps(a0, a1), _mm512_add_ps(a2, a3)));
+  float s = 0;
+  for (float v : lanes) s += v;
+  for (; i < n; ++i) s += p[i];
+  return s;
+}
+
+__attribute__((target("avx2"))) float SumBlockAvx2(const float* p, int64_t n) {
+  __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+  int64_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    a0 = _mm256_add_ps(a0, _mm256_loadu_ps(p + i));
+    a1 = _mm256_add_ps(a1, _mm256_loadu_ps(p + i + 8));
+    a2 = _mm256_add_ps(a2, _mm256_loadu_ps(p + i + 16));
+    a3 = _mm256_add_ps(a3, _mm256_loadu_ps(p + i + 24));
+  }
+  alignas(32) float lanes[8];
+  _mm256_store_ps(lanes, _mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)));
+  float s = 0;
+  for (float v : lanes) s += v;
+  for (; i < n; ++i) s += p[i];
+  return s;
+}
+
+// Seconds of one multi-threaded read-and-sum over `bytes` bytes at `data`.
+double StreamSeconds(const void* data, size_t bytes, int reps, double min_time) {
+  const float* p = static_cast<const float*>(data);
+  const int64_t count = static_cast<int64_t>(bytes / sizeof(float));
+  constexpr int64_t kBlock = 1 << 14;  // 64 KiB
+  const int64_t tasks = (count + kBlock - 1) / kBlock;
+  std::vector<float> sums(static_cast<size_t>(tasks));
+  const bool avx512 = __builtin_cpu_supports("avx512f");
+  static volatile float sink = 0;
+  const double s = MedianSeconds(
+      [&] {
+        openaclnn::cpu::ParallelFor(tasks, [&](int64_t t) {
+          const int64_t n = std::min(kBlock, count - t * kBlock);
+          sums[t] = avx512 ? SumBlockAvx512(p + t * kBlock, n) : SumBlockAvx2(p + t * kBlock, n);
+        });
+      },
+      reps, min_time);
+  sink = sink + sums[0];
+  return s;
+}
+
+aclTensor* Make(const std::vector<int64_t>& dims, aclDataType dt, void* data) {
+  return aclCreateTensor(dims.data(), dims.size(), dt, nullptr, 0, ACL_FORMAT_ND, dims.data(),
+                         dims.size(), data);
+}
+
+struct Result {
+  double ours = 0, stream = 0, bytes = 0;
+};
+
+Result Measure(const ReduceShape& s, aclDataType dt, aclrtStream stream, int reps,
+               double min_time) {
+  const int64_t n = s.Numel();
+  const std::vector<int64_t> out_dims = s.OutDims();
+  int64_t out_n = 1;
+  for (int64_t d : out_dims) out_n *= d;
+  const size_t esize = openaclnn::DTypeSize(dt);
+  const size_t in_bytes = static_cast<size_t>(n) * esize;
+  void *x = nullptr, *y = nullptr;
+  aclrtMalloc(&x, in_bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+  aclrtMalloc(&y, static_cast<size_t>(out_n) * esize + 64, ACL_MEM_MALLOC_HUGE_FIRST);
+  std::mt19937 rng(1);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  for (int64_t i = 0; i < n; ++i) openaclnn::StoreFromFloat(x, dt, i, u(rng));
+  aclTensor* tx = Make(s.dims, dt, x);
+  aclTensor* ty = Make(out_dims, dt, y);
+  aclIntArray* dims = aclCreateIntArray(s.reduce.data(), s.reduce.size());
+  Result r;
+  r.bytes = static_cast<double>(in_bytes) + static_cast<double>(out_n * esize);
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  if (aclnnReduceSumGetWorkspaceSize(tx, dims, false, dt, ty, &ws, &ex) == 0 &&
+      aclSetAclOpExecutorRepeatable(ex) == 0) {
+    void* workspace = nullptr;
+    if (ws > 0) aclrtMalloc(&workspace, ws, ACL_MEM_MALLOC_HUGE_FIRST);
+    r.ours = MedianSeconds(
+        [&] {
+          aclnnReduceSum(workspace, ws, ex, stream);
+          aclrtSynchronizeStream(stream);
+        },
+        reps, min_time);
+    aclDestroyAclOpExecutor(ex);
+    if (workspace != nullptr) aclrtFree(workspace);
+  } else {
+    std::fprintf(stderr, "%s: %s\n", s.Label().c_str(), aclGetRecentErrMsg());
+  }
+  // The same bytes read by the stream kernel (the output is small next to the input).
+  r.stream = StreamSeconds(x, in_bytes, reps, min_time) * r.bytes / static_cast<double>(in_bytes);
+  aclDestroyTensor(tx);
+  aclDestroyTensor(ty);
+  aclDestroyIntArray(dims);
+  aclrtFree(x);
+  aclrtFree(y);
+  return r;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  openaclnn::bench::TableBenchArgs args;
+  if (!openaclnn::bench::ParseTableBenchArgs(argc, argv, &args)) return 2;
+  aclInit(nullptr);
+  aclrtSetDevice(0);
+  aclrtStream stream = nullptr;
+  aclrtCreateStream(&stream);
+  std::vector<int> shapes;
+  if (args.only_shape >= 0 && args.only_shape < static_cast<int>(std::size(kShapes))) {
+    shapes.push_back(args.only_shape);
+  } else if (args.quick) {
+    shapes.assign(std::begin(kQuickShapes), std::end(kQuickShapes));
+  } else {
+    for (int i = 0; i < static_cast<int>(std::size(kShapes)); ++i) shapes.push_back(i);
+  }
+  const int reps = args.quick ? 3 : 7;
+  const double min_time = args.quick ? 0.05 : 0.2;
+  std::string torch_version;
+  const std::map<std::string, double> torch =
+      openaclnn::bench::ReadTorchResults(args.torch_path, &torch_version);
+
+  std::printf("openaclnn ReduceSum, %d threads, ISA %s; PyTorch: %s\n\n",
+              openaclnn::cpu::NumThreads(), openaclnn::cpu::ActiveIsa().c_str(),
+              torch.empty() ? "not measured (pass --torch_results)" : torch_version.c_str());
+  std::printf(
+      "| shape | kind | dtype | openaclnn ms | GB/s | stream GB/s | of stream | PyTorch ms "
+      "| PyTorch / ours |\n");
+  std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|\n");
+  double log_torch = 0, min_fraction = 1e9;
+  int count_torch = 0;
+  for (int si : shapes) {
+    for (aclDataType dt : {ACL_FLOAT, ACL_BF16}) {
+      const ReduceShape& s = kShapes[si];
+      const Result r = Measure(s, dt, stream, reps, min_time);
+      if (r.ours <= 0) continue;
+      const double gbs = r.bytes / r.ours / 1e9, stream_gbs = r.bytes / r.stream / 1e9;
+      min_fraction = std::min(min_fraction, gbs / stream_gbs);
+      char torch_cell[64] = "-", torch_ratio[64] = "-";
+      const auto th = torch.find(std::to_string(si) + "/" + (dt == ACL_BF16 ? "bf16" : "f32"));
+      if (th != torch.end()) {
+        std::snprintf(torch_cell, sizeof(torch_cell), "%.3f", th->second * 1e3);
+        std::snprintf(torch_ratio, sizeof(torch_ratio), "%.2f", th->second / r.ours);
+        log_torch += std::log(th->second / r.ours);
+        ++count_torch;
+      }
+      std::printf("| %s | %s | %s | %.3f | %.1f | %.1f | %.0f %% | %s | %s |\n", s.Label().c_str(),
+                  s.kind, dt == ACL_BF16 ? "BF16" : "FLOAT", r.ours * 1e3, gbs, stream_gbs,
+                  100.0 * gbs / stream_gbs, torch_cell, torch_ratio);
+      std::fflush(stdout);
+    }
+  }
+  if (count_torch > 0) {
+    std::printf("\ngeometric mean speed-up over PyTorch: %.2fx\n",
+                std::exp(log_torch / count_torch));
+  }
+  std::printf("lowest fraction of the stream bandwidth: %.0f %%\n", 100 * min_fraction);
+  aclrtDestroyStream(stream);
+  aclrtResetDevice(0);
+  aclFinalize();
+  return 0;
+}
