@@ -413,6 +413,8 @@ class FastPlan : public PlanBase {
     };
     if (serial_) {
       RunRange(s, 0, total, first, out);
+    } else if (Transposing(s)) {
+      RunTiles(s, first, out);
     } else {
       cpu::ParallelFor((total + kChunkElements - 1) / kChunkElements, chunk);
     }
@@ -420,6 +422,58 @@ class FastPlan : public PlanBase {
   }
 
  private:
+  // Tiles of the two inner dims: kTile x kTile elements.
+  static constexpr int64_t kTile = 32;
+
+  // True when an operand walks the inner dim at a large stride but the next dim at unit stride (a
+  // transposed operand): row-major runs would then touch a new cache line per element, so the two
+  // inner dims are walked in tiles instead, whose lines stay in L1 between rows.
+  static bool Transposing(const MultiStrided<3>& s) {
+    if (s.rank < 2 || s.dims[s.rank - 1] < kTile || s.dims[s.rank - 2] < kTile) return false;
+    for (int k = 0; k < 3; ++k) {
+      const int64_t inner = s.strides[k][s.rank - 1], next = s.strides[k][s.rank - 2];
+      if ((inner > 1 || inner < -1) && (next == 1 || next == -1)) return true;
+    }
+    return false;
+  }
+
+  // Tasks of kTile rows (dim rank-2) of one outer index each, a function of the problem only;
+  // each element is written once, so the order of the tiles changes no result.
+  void RunTiles(const MultiStrided<3>& s, const void* const first[2], void* out) const {
+    const int r = s.rank;
+    const int64_t rows = s.dims[r - 2], cols = s.dims[r - 1];
+    MultiStrided<3> outer = s;
+    outer.rank = r - 2;
+    const int64_t outer_count = outer.Numel();
+    const int64_t row_blocks = (rows + kTile - 1) / kTile;
+    const int64_t esize[3] = {static_cast<int64_t>(ElemSize(args_.out)),
+                              static_cast<int64_t>(ElemSize(args_.a)),
+                              static_cast<int64_t>(ElemSize(args_.b))};
+    const unsigned char* bases[3] = {static_cast<const unsigned char*>(out),
+                                     static_cast<const unsigned char*>(first[0]),
+                                     static_cast<const unsigned char*>(first[1])};
+    cpu::ParallelFor(outer_count * row_blocks, [&](int64_t t) {
+      int64_t off[3];
+      OffsetsAt(outer, t / row_blocks, off);
+      const int64_t r0 = (t % row_blocks) * kTile, r1 = std::min(rows, r0 + kTile);
+      for (int64_t c0 = 0; c0 < cols; c0 += kTile) {
+        const int64_t n = std::min(kTile, cols - c0);
+        for (int64_t row = r0; row < r1; ++row) {
+          const void* p[3];
+          for (int k = 0; k < 3; ++k) {
+            p[k] =
+                bases[k] == nullptr
+                    ? nullptr
+                    : bases[k] + (off[k] + row * s.strides[k][r - 2] + c0 * s.strides[k][r - 1]) *
+                                     esize[k];
+          }
+          RunOne(p[1], s.strides[1][r - 1], p[2], s.strides[2][r - 1], const_cast<void*>(p[0]),
+                 s.strides[0][r - 1], n);
+        }
+      }
+    });
+  }
+
   // Elements [begin, end) in row-major order of the collapsed iteration, one inner run (or the
   // part of one inside the range) at a time.
   void RunRange(const MultiStrided<3>& s, int64_t begin, int64_t end, const void* const first[2],
