@@ -422,8 +422,8 @@ class FastPlan : public PlanBase {
   }
 
  private:
-  // Tiles of the two inner dims: kTile x kTile elements.
-  static constexpr int64_t kTile = 32;
+  // Tiles of the two inner dims: kTile x kTile elements (16 KiB of FLOAT per operand).
+  static constexpr int64_t kTile = 64;
 
   // True when an operand walks the inner dim at a large stride but the next dim at unit stride (a
   // transposed operand): row-major runs would then touch a new cache line per element, so the two
@@ -438,7 +438,12 @@ class FastPlan : public PlanBase {
   }
 
   // Tasks of kTile rows (dim rank-2) of one outer index each, a function of the problem only;
-  // each element is written once, so the order of the tiles changes no result.
+  // each element is written once, so the order of the tiles changes no result. An operand walked
+  // across rows (unit stride along dim rank-2: a transposed view) goes through a tile buffer:
+  // inputs are gathered column by column (each column a contiguous read of whole cache lines),
+  // outputs computed into the buffer and scattered column by column. Without the buffer a
+  // power-of-two row length puts a tile's columns in one cache set, which evicts each line
+  // before the next row uses it.
   void RunTiles(const MultiStrided<3>& s, const void* const first[2], void* out) const {
     const int r = s.rank;
     const int64_t rows = s.dims[r - 2], cols = s.dims[r - 1];
@@ -449,29 +454,109 @@ class FastPlan : public PlanBase {
     const int64_t esize[3] = {static_cast<int64_t>(ElemSize(args_.out)),
                               static_cast<int64_t>(ElemSize(args_.a)),
                               static_cast<int64_t>(ElemSize(args_.b))};
-    const unsigned char* bases[3] = {static_cast<const unsigned char*>(out),
-                                     static_cast<const unsigned char*>(first[0]),
-                                     static_cast<const unsigned char*>(first[1])};
+    unsigned char* const bases[3] = {
+        static_cast<unsigned char*>(out),
+        const_cast<unsigned char*>(static_cast<const unsigned char*>(first[0])),
+        const_cast<unsigned char*>(static_cast<const unsigned char*>(first[1]))};
+    bool across[3] = {false, false, false};
+    for (int k = 0; k < 3; ++k) {
+      const int64_t inner = s.strides[k][r - 1], next = s.strides[k][r - 2];
+      across[k] = bases[k] != nullptr && (inner > 1 || inner < -1) && (next == 1 || next == -1);
+    }
     cpu::ParallelFor(outer_count * row_blocks, [&](int64_t t) {
+      alignas(64) unsigned char buffers[3][kTile * kTile * 8];
       int64_t off[3];
       OffsetsAt(outer, t / row_blocks, off);
       const int64_t r0 = (t % row_blocks) * kTile, r1 = std::min(rows, r0 + kTile);
       for (int64_t c0 = 0; c0 < cols; c0 += kTile) {
         const int64_t n = std::min(kTile, cols - c0);
+        unsigned char* corner[3];
+        for (int k = 0; k < 3; ++k) {
+          corner[k] =
+              bases[k] == nullptr
+                  ? nullptr
+                  : bases[k] +
+                        (off[k] + r0 * s.strides[k][r - 2] + c0 * s.strides[k][r - 1]) * esize[k];
+        }
+        for (int k = 1; k < 3; ++k) {
+          if (across[k] && c0 + kTile < cols) {
+            // The next tile's lines, requested while this one is gathered: its columns are
+            // short runs the hardware prefetchers do not pick up.
+            const int64_t line = 64 / esize[k];
+            const int64_t c_end = std::min(cols - c0, 2 * kTile);
+            for (int64_t c = kTile; c < c_end; ++c) {
+              for (int64_t i = 0; i < r1 - r0; i += line) {
+                __builtin_prefetch(corner[k] +
+                                   (i * s.strides[k][r - 2] + c * s.strides[k][r - 1]) * esize[k]);
+              }
+            }
+          }
+        }
+        for (int k = 1; k < 3; ++k) {
+          if (across[k]) {
+            TileTranspose(corner[k], s.strides[k][r - 2], s.strides[k][r - 1], buffers[k], r1 - r0,
+                          n, esize[k], true);
+          }
+        }
         for (int64_t row = r0; row < r1; ++row) {
           const void* p[3];
+          int64_t stride[3];
           for (int k = 0; k < 3; ++k) {
-            p[k] =
-                bases[k] == nullptr
-                    ? nullptr
-                    : bases[k] + (off[k] + row * s.strides[k][r - 2] + c0 * s.strides[k][r - 1]) *
-                                     esize[k];
+            if (across[k]) {
+              p[k] = buffers[k] + (row - r0) * kTile * esize[k];
+              stride[k] = 1;
+            } else {
+              p[k] = corner[k] == nullptr ? nullptr
+                                          : corner[k] + (row - r0) * s.strides[k][r - 2] * esize[k];
+              stride[k] = s.strides[k][r - 1];
+            }
           }
-          RunOne(p[1], s.strides[1][r - 1], p[2], s.strides[2][r - 1], const_cast<void*>(p[0]),
-                 s.strides[0][r - 1], n);
+          RunOne(p[1], stride[1], p[2], stride[2], const_cast<void*>(p[0]), stride[0], n);
+        }
+        if (across[0]) {
+          TileTranspose(corner[0], s.strides[0][r - 2], s.strides[0][r - 1], buffers[0], r1 - r0, n,
+                        esize[0], false);
         }
       }
     });
+  }
+
+  // Between a tile of a view (`rows` x `cols` elements from `corner`, strides in elements) and a
+  // row-major kTile-wide buffer: gather (view -> buffer) or scatter (buffer -> view), walking the
+  // view column by column.
+  template <class W>
+  static void TileTransposeTyped(W* view, int64_t s_row, int64_t s_col, W* buffer, int64_t rows,
+                                 int64_t cols, bool gather) {
+    for (int64_t c = 0; c < cols; ++c) {
+      W* column = view + c * s_col;
+      if (gather) {
+        for (int64_t i = 0; i < rows; ++i) buffer[i * kTile + c] = column[i * s_row];
+      } else {
+        for (int64_t i = 0; i < rows; ++i) column[i * s_row] = buffer[i * kTile + c];
+      }
+    }
+  }
+  static void TileTranspose(unsigned char* view, int64_t s_row, int64_t s_col,
+                            unsigned char* buffer, int64_t rows, int64_t cols, int64_t esize,
+                            bool gather) {
+    typedef uint8_t __attribute__((may_alias)) W1;
+    typedef uint16_t __attribute__((may_alias)) W2;
+    typedef uint32_t __attribute__((may_alias)) W4;
+    typedef uint64_t __attribute__((may_alias)) W8;
+    switch (esize) {
+      case 1:
+        return TileTransposeTyped(reinterpret_cast<W1*>(view), s_row, s_col,
+                                  reinterpret_cast<W1*>(buffer), rows, cols, gather);
+      case 2:
+        return TileTransposeTyped(reinterpret_cast<W2*>(view), s_row, s_col,
+                                  reinterpret_cast<W2*>(buffer), rows, cols, gather);
+      case 4:
+        return TileTransposeTyped(reinterpret_cast<W4*>(view), s_row, s_col,
+                                  reinterpret_cast<W4*>(buffer), rows, cols, gather);
+      default:
+        return TileTransposeTyped(reinterpret_cast<W8*>(view), s_row, s_col,
+                                  reinterpret_cast<W8*>(buffer), rows, cols, gather);
+    }
   }
 
   // Elements [begin, end) in row-major order of the collapsed iteration, one inner run (or the
