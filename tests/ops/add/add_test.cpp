@@ -21,6 +21,29 @@ TEST_F(AddTest, EveryDtypePair) { SweepDtypePairs(stream_, Arith::kAdd); }
 TEST_F(AddTest, LayoutsAndBroadcasting) { SweepLayouts(stream_, Arith::kAdd); }
 TEST_F(AddTest, RandomShapesAndReference) { SweepRandomShapes(stream_, Arith::kAdd, "add", 24); }
 
+// Operands transposed on dims of 64 and more take the engine's tile buffers: transposed inputs,
+// a transposed output, and a transposed selfRef updated in place, with ragged tile edges.
+TEST_F(AddTest, LargeTransposedOperands) {
+  uint32_t seed = 300;
+  for (aclDataType t : {ACL_FLOAT, ACL_BF16, ACL_INT8, ACL_DOUBLE}) {
+    BinaryCase c;
+    c.self_dims = {3, 130, 200};
+    c.other_dims = {130, 200};
+    c.self_type = c.other_type = c.out_type = t;
+    c.alpha = 2;
+    c.alpha_type = ACL_INT32;
+    c.self_layout = TensorLayout::Permuted({0, 2, 1});
+    c.other_layout = TensorLayout::Permuted({1, 0});
+    RunBinaryCase(stream_, c, seed++);
+    c.self_layout = TensorLayout::Contiguous();
+    c.out_layout = TensorLayout::Scrambled(3);
+    RunBinaryCase(stream_, c, seed++);
+    c.form = Form::kInplaceTensor;
+    c.self_layout = TensorLayout::Permuted({0, 2, 1});
+    RunBinaryCase(stream_, c, seed++);
+  }
+}
+
 TEST_F(AddTest, CraftedExactValues) {
   // INT8 wraps; alpha scales other; BOOL is "nonzero" of the integer sum.
   DeviceTensor a({4}, ACL_INT8), b({4}, ACL_INT8), out({4}, ACL_INT8);

@@ -84,6 +84,9 @@ TEST_F(CopyTest, LayoutsAndBroadcasting) {
       Check({}, t, TensorLayout::Contiguous(), {}, to, TensorLayout::Contiguous(), seed++);
       Check({}, t, TensorLayout::Contiguous(), {2, 3, 4, 1, 2, 1, 2, 3}, to,
             TensorLayout::Scrambled(8), seed++);
+      // Into a transposed destination (the tile buffer's scatter), ragged tile edges.
+      Check({130, 200}, t, TensorLayout::Contiguous(), {130, 200}, to,
+            TensorLayout::Permuted({1, 0}), seed++);
       // A transposed copy large enough for several chunks.
       Check({300, 700}, t, TensorLayout::Permuted({1, 0}), {300, 700}, to,
             TensorLayout::Contiguous(), seed++);
