@@ -617,7 +617,8 @@ class FastPlan : public PlanBase {
 // for integer and BOOL compute types, exact int64) values, rounded once to the output.
 class ReferencePlan : public PlanBase {
  public:
-  ReferencePlan(const Problem& p, WorkspaceBooking* ws) : PlanBase(p, ws) {}
+  ReferencePlan(const Problem& p, WorkspaceBooking* ws, const ReferenceArithmetic& arithmetic)
+      : PlanBase(p, ws), arithmetic_(arithmetic) {}
 
   Status Run(const Bindings& b, void* workspace) const override {
     const void* first[2] = {nullptr, nullptr};
@@ -653,22 +654,11 @@ class ReferencePlan : public PlanBase {
         const int64_t x = cpu::LoadAsInt64(p_.in_type[0], first[0], ia);
         const int64_t y =
             p_.num_inputs > 1 ? cpu::LoadAsInt64(p_.in_type[1], first[1], ib) : p_.scalar_i;
-        // Exact integer arithmetic in int64 (operands here are at most 64 bits and the wrap is
-        // modular, so computing with unsigned words gives the narrow type's result).
+        // Exact integer arithmetic on 64-bit words (the wrap is modular, so the result wrapped to
+        // the compute type is the narrow type's own).
         const uint64_t ux = static_cast<uint64_t>(x), uy = static_cast<uint64_t>(y),
                        ua = static_cast<uint64_t>(p_.alpha_i);
-        uint64_t r = 0;
-        switch (p_.op) {
-          case Op::kAdd:
-            r = ux + ua * uy;
-            break;
-          case Op::kSub:
-            r = ux - ua * uy;
-            break;
-          default:
-            r = ux * uy;
-            break;
-        }
+        const uint64_t r = arithmetic_.on_words(ux, uy, ua);
         cpu::StoreInt64(p_.out_type, out, o, cpu::WrapToType(p_.compute, static_cast<int64_t>(r)));
         continue;
       }
@@ -682,21 +672,7 @@ class ReferencePlan : public PlanBase {
       };
       const double x = load(0, ia);
       const double y = p_.num_inputs > 1 ? load(1, ib) : p_.scalar_f;
-      double r = 0;
-      switch (p_.op) {
-        case Op::kAdd:
-          r = x + p_.alpha_f * y;
-          break;
-        case Op::kSub:
-          r = x - p_.alpha_f * y;
-          break;
-        case Op::kMul:
-          r = x * y;
-          break;
-        default:
-          r = x / y;
-          break;
-      }
+      const double r = arithmetic_.on_doubles(x, y, p_.alpha_f);
       if (f32) {
         cpu::StoreF32(p_.out_type, out, o, static_cast<float>(r));
       } else {
@@ -705,6 +681,9 @@ class ReferencePlan : public PlanBase {
     }
     return Status::Ok();
   }
+
+ private:
+  ReferenceArithmetic arithmetic_;
 };
 
 }  // namespace
@@ -713,8 +692,9 @@ std::unique_ptr<Plan> MakeFastPlan(const Problem& problem, WorkspaceBooking* wor
   return std::make_unique<FastPlan>(problem, workspace);
 }
 
-std::unique_ptr<Plan> MakeReferencePlan(const Problem& problem, WorkspaceBooking* workspace) {
-  return std::make_unique<ReferencePlan>(problem, workspace);
+std::unique_ptr<Plan> MakeReferencePlan(const Problem& problem, WorkspaceBooking* workspace,
+                                        const ReferenceArithmetic& arithmetic) {
+  return std::make_unique<ReferencePlan>(problem, workspace, arithmetic);
 }
 
 }  // namespace openaclnn::pointwise

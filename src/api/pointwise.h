@@ -99,30 +99,38 @@ void SetScalar(const ScalarValue& value, ElemType compute, double* f, int64_t* i
 // Bindings: inputs in API order (the tensor inputs only), output 0 is the output view (for the
 // Inplace forms the API's selfRef, bound as an input and an output).
 std::unique_ptr<Plan> MakeFastPlan(const Problem& problem, WorkspaceBooking* workspace);
-std::unique_ptr<Plan> MakeReferencePlan(const Problem& problem, WorkspaceBooking* workspace);
 inline const char* NeverDeclines(const Problem&) { return nullptr; }
 
-// The implementation list every pointwise operator uses: the engine, then the float64 reference.
-inline const Implementation<Problem> kImplementations[] = {
-    {"cpu_pointwise", DeviceKind::kCpu, NeverDeclines, MakeFastPlan},
-    {"reference", DeviceKind::kCpu, NeverDeclines, MakeReferencePlan},
+// The arithmetic of one operator as the float64 reference applies it: float compute types on
+// float64 values, integer and BOOL compute types on 64-bit words (two's complement: the result
+// wrapped to the compute type is the narrow type's own). Both null for the conversion-only
+// operators (Copy, Cast, the fills). Each operator's reference.cpp supplies its own.
+struct ReferenceArithmetic {
+  double (*on_doubles)(double x, double y, double alpha) = nullptr;
+  uint64_t (*on_words)(uint64_t x, uint64_t y, uint64_t alpha) = nullptr;
 };
+// The generic float64 reference: every output element in row-major order, its operands converted
+// to the compute type's precision, `arithmetic` in float64 (or on words), rounded once.
+std::unique_ptr<Plan> MakeReferencePlan(const Problem& problem, WorkspaceBooking* workspace,
+                                        const ReferenceArithmetic& arithmetic);
 
 // Phase 1 of every pointwise operator: runs `check` (the operator's checker, which fills a
-// Problem), skips empty outputs, and picks the implementation. `inputs` / `outputs` are the API's
-// tensor parameters in order.
-template <class Check>
-aclnnStatus PointwisePhase1(const char* op_name, uint64_t* workspace_size, aclOpExecutor** executor,
+// Problem), skips empty outputs, and picks from the operator's implementation list (the engine,
+// then its float64 reference). `inputs` / `outputs` are the API's tensor parameters in order.
+template <size_t kCount, class Check>
+aclnnStatus PointwisePhase1(const char* op_name,
+                            const Implementation<Problem> (&implementations)[kCount],
+                            uint64_t* workspace_size, aclOpExecutor** executor,
                             std::initializer_list<const aclTensor*> inputs,
                             std::initializer_list<const aclTensor*> outputs, Check&& check) {
-  return RunPhase1(
-      op_name, workspace_size, executor, inputs, outputs, [&](PlanBuilder* builder) -> Status {
-        Problem problem;
-        OPENACLNN_RETURN_IF_ERROR(check(&problem));
-        if (VerboseEnabled()) builder->problem = problem.Describe();
-        if (problem.out.Numel() == 0) return Status::Ok();  // nothing to write
-        return ChooseImplementation(problem.op_key, kImplementations, problem, builder);
-      });
+  return RunPhase1(op_name, workspace_size, executor, inputs, outputs,
+                   [&](PlanBuilder* builder) -> Status {
+                     Problem problem;
+                     OPENACLNN_RETURN_IF_ERROR(check(&problem));
+                     if (VerboseEnabled()) builder->problem = problem.Describe();
+                     if (problem.out.Numel() == 0) return Status::Ok();  // nothing to write
+                     return ChooseImplementation(problem.op_key, implementations, problem, builder);
+                   });
 }
 
 // Shared checks, each returning 161002 with a message naming `param`.

@@ -3,6 +3,7 @@
 #include "aclnnop/aclnn_cast.h"
 #include "api/pointwise.h"
 #include "ops/cast/checker.h"
+#include "ops/cast/reference.h"
 
 namespace {
 constexpr const char* kName = "aclnnCast";
@@ -12,7 +13,8 @@ aclnnStatus aclnnCastGetWorkspaceSize(const aclTensor* self, const aclDataType d
                                       aclTensor* out, uint64_t* workspaceSize,
                                       aclOpExecutor** executor) {
   return openaclnn::pointwise::PointwisePhase1(
-      kName, workspaceSize, executor, {self}, {out}, [&](openaclnn::pointwise::Problem* p) {
+      kName, openaclnn::cast::kImplementations, workspaceSize, executor, {self}, {out},
+      [&](openaclnn::pointwise::Problem* p) {
         return openaclnn::cast::CheckCast(self, dtype, out, p);
       });
 }

@@ -3,6 +3,7 @@
 #include "aclnnop/aclnn_copy.h"
 #include "api/pointwise.h"
 #include "ops/copy/checker.h"
+#include "ops/copy/reference.h"
 
 namespace {
 constexpr const char* kName = "aclnnInplaceCopy";
@@ -11,7 +12,8 @@ constexpr const char* kName = "aclnnInplaceCopy";
 aclnnStatus aclnnInplaceCopyGetWorkspaceSize(aclTensor* selfRef, const aclTensor* src,
                                              uint64_t* workspaceSize, aclOpExecutor** executor) {
   return openaclnn::pointwise::PointwisePhase1(
-      kName, workspaceSize, executor, {src}, {selfRef}, [&](openaclnn::pointwise::Problem* p) {
+      kName, openaclnn::copy::kImplementations, workspaceSize, executor, {src}, {selfRef},
+      [&](openaclnn::pointwise::Problem* p) {
         return openaclnn::copy::CheckInplaceCopy(selfRef, src, p);
       });
 }

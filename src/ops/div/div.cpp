@@ -4,6 +4,7 @@
 #include "aclnnop/aclnn_div.h"
 #include "api/pointwise.h"
 #include "ops/div/checker.h"
+#include "ops/div/reference.h"
 
 namespace openaclnn::div {
 constexpr const char* kName = "aclnnDiv";
@@ -18,7 +19,8 @@ namespace op = openaclnn::div;
 
 aclnnStatus aclnnDivGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out,
                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return PointwisePhase1(op::kName, workspaceSize, executor, {self, other}, {out},
+  return PointwisePhase1(op::kName, op::kImplementations, workspaceSize, executor, {self, other},
+                         {out},
                          [&](Problem* p) { return op::CheckTensorForm(self, other, out, p); });
 }
 
@@ -29,7 +31,8 @@ aclnnStatus aclnnDiv(void* workspace, uint64_t workspaceSize, aclOpExecutor* exe
 
 aclnnStatus aclnnDivsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out,
                                       uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return PointwisePhase1(op::kNameScalar, workspaceSize, executor, {self}, {out},
+  return PointwisePhase1(op::kNameScalar, op::kImplementations, workspaceSize, executor, {self},
+                         {out},
                          [&](Problem* p) { return op::CheckScalarForm(self, other, out, p); });
 }
 
@@ -40,7 +43,8 @@ aclnnStatus aclnnDivs(void* workspace, uint64_t workspaceSize, aclOpExecutor* ex
 
 aclnnStatus aclnnInplaceDivGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other,
                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return PointwisePhase1(op::kNameInplace, workspaceSize, executor, {selfRef, other}, {selfRef},
+  return PointwisePhase1(op::kNameInplace, op::kImplementations, workspaceSize, executor,
+                         {selfRef, other}, {selfRef},
                          [&](Problem* p) { return op::CheckInplaceTensorForm(selfRef, other, p); });
 }
 
@@ -51,7 +55,8 @@ aclnnStatus aclnnInplaceDiv(void* workspace, uint64_t workspaceSize, aclOpExecut
 
 aclnnStatus aclnnInplaceDivsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other,
                                              uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return PointwisePhase1(op::kNameInplaceScalar, workspaceSize, executor, {selfRef}, {selfRef},
+  return PointwisePhase1(op::kNameInplaceScalar, op::kImplementations, workspaceSize, executor,
+                         {selfRef}, {selfRef},
                          [&](Problem* p) { return op::CheckInplaceScalarForm(selfRef, other, p); });
 }
 

@@ -5,6 +5,7 @@
 #include "aclnnop/aclnn_zero.h"
 #include "api/pointwise.h"
 #include "ops/fill/checker.h"
+#include "ops/fill/reference.h"
 
 namespace {
 constexpr const char* kZero = "aclnnInplaceZero";
@@ -16,9 +17,10 @@ using openaclnn::pointwise::Problem;
 
 aclnnStatus aclnnInplaceZeroGetWorkspaceSize(aclTensor* selfRef, uint64_t* workspaceSize,
                                              aclOpExecutor** executor) {
-  return PointwisePhase1(kZero, workspaceSize, executor, {}, {selfRef}, [&](Problem* p) {
-    return openaclnn::fill::CheckFill(selfRef, nullptr, false, 0, "zero", p);
-  });
+  return PointwisePhase1(kZero, openaclnn::fill::kImplementations, workspaceSize, executor, {},
+                         {selfRef}, [&](Problem* p) {
+                           return openaclnn::fill::CheckFill(selfRef, nullptr, false, 0, "zero", p);
+                         });
 }
 
 aclnnStatus aclnnInplaceZero(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
@@ -28,9 +30,9 @@ aclnnStatus aclnnInplaceZero(void* workspace, uint64_t workspaceSize, aclOpExecu
 
 aclnnStatus aclnnInplaceOneGetWorkspaceSize(const aclTensor* selfRef, uint64_t* workspaceSize,
                                             aclOpExecutor** executor) {
-  return PointwisePhase1(kOne, workspaceSize, executor, {}, {selfRef}, [&](Problem* p) {
-    return openaclnn::fill::CheckFill(selfRef, nullptr, false, 1, "one", p);
-  });
+  return PointwisePhase1(
+      kOne, openaclnn::fill::kImplementations, workspaceSize, executor, {}, {selfRef},
+      [&](Problem* p) { return openaclnn::fill::CheckFill(selfRef, nullptr, false, 1, "one", p); });
 }
 
 aclnnStatus aclnnInplaceOne(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
@@ -41,9 +43,11 @@ aclnnStatus aclnnInplaceOne(void* workspace, uint64_t workspaceSize, aclOpExecut
 aclnnStatus aclnnInplaceFillScalarGetWorkspaceSize(aclTensor* selfRef, const aclScalar* value,
                                                    uint64_t* workspaceSize,
                                                    aclOpExecutor** executor) {
-  return PointwisePhase1(kFillScalar, workspaceSize, executor, {}, {selfRef}, [&](Problem* p) {
-    return openaclnn::fill::CheckFill(selfRef, value, true, 0, "fill_scalar", p);
-  });
+  return PointwisePhase1(kFillScalar, openaclnn::fill::kImplementations, workspaceSize, executor,
+                         {}, {selfRef}, [&](Problem* p) {
+                           return openaclnn::fill::CheckFill(selfRef, value, true, 0, "fill_scalar",
+                                                             p);
+                         });
 }
 
 aclnnStatus aclnnInplaceFillScalar(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,

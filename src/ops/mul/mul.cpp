@@ -4,6 +4,7 @@
 #include "aclnnop/aclnn_mul.h"
 #include "api/pointwise.h"
 #include "ops/mul/checker.h"
+#include "ops/mul/reference.h"
 
 namespace openaclnn::mul {
 constexpr const char* kName = "aclnnMul";
@@ -18,7 +19,8 @@ namespace op = openaclnn::mul;
 
 aclnnStatus aclnnMulGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out,
                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return PointwisePhase1(op::kName, workspaceSize, executor, {self, other}, {out},
+  return PointwisePhase1(op::kName, op::kImplementations, workspaceSize, executor, {self, other},
+                         {out},
                          [&](Problem* p) { return op::CheckTensorForm(self, other, out, p); });
 }
 
@@ -29,7 +31,8 @@ aclnnStatus aclnnMul(void* workspace, uint64_t workspaceSize, aclOpExecutor* exe
 
 aclnnStatus aclnnMulsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out,
                                       uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return PointwisePhase1(op::kNameScalar, workspaceSize, executor, {self}, {out},
+  return PointwisePhase1(op::kNameScalar, op::kImplementations, workspaceSize, executor, {self},
+                         {out},
                          [&](Problem* p) { return op::CheckScalarForm(self, other, out, p); });
 }
 
@@ -40,7 +43,8 @@ aclnnStatus aclnnMuls(void* workspace, uint64_t workspaceSize, aclOpExecutor* ex
 
 aclnnStatus aclnnInplaceMulGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other,
                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return PointwisePhase1(op::kNameInplace, workspaceSize, executor, {selfRef, other}, {selfRef},
+  return PointwisePhase1(op::kNameInplace, op::kImplementations, workspaceSize, executor,
+                         {selfRef, other}, {selfRef},
                          [&](Problem* p) { return op::CheckInplaceTensorForm(selfRef, other, p); });
 }
 
@@ -51,7 +55,8 @@ aclnnStatus aclnnInplaceMul(void* workspace, uint64_t workspaceSize, aclOpExecut
 
 aclnnStatus aclnnInplaceMulsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other,
                                              uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return PointwisePhase1(op::kNameInplaceScalar, workspaceSize, executor, {selfRef}, {selfRef},
+  return PointwisePhase1(op::kNameInplaceScalar, op::kImplementations, workspaceSize, executor,
+                         {selfRef}, {selfRef},
                          [&](Problem* p) { return op::CheckInplaceScalarForm(selfRef, other, p); });
 }
 

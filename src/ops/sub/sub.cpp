@@ -5,6 +5,7 @@
 #include "aclnnop/aclnn_sub.h"
 #include "api/pointwise.h"
 #include "ops/sub/checker.h"
+#include "ops/sub/reference.h"
 
 namespace openaclnn::sub {
 constexpr const char* kName = "aclnnSub";
@@ -20,9 +21,9 @@ namespace op = openaclnn::sub;
 aclnnStatus aclnnSubGetWorkspaceSize(const aclTensor* self, const aclTensor* other,
                                      const aclScalar* alpha, aclTensor* out,
                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return PointwisePhase1(op::kName, workspaceSize, executor, {self, other}, {out}, [&](Problem* p) {
-    return op::CheckTensorForm(self, other, alpha, out, p);
-  });
+  return PointwisePhase1(
+      op::kName, op::kImplementations, workspaceSize, executor, {self, other}, {out},
+      [&](Problem* p) { return op::CheckTensorForm(self, other, alpha, out, p); });
 }
 
 aclnnStatus aclnnSub(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
@@ -33,9 +34,9 @@ aclnnStatus aclnnSub(void* workspace, uint64_t workspaceSize, aclOpExecutor* exe
 aclnnStatus aclnnSubsGetWorkspaceSize(const aclTensor* self, const aclScalar* other,
                                       const aclScalar* alpha, aclTensor* out,
                                       uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return PointwisePhase1(op::kNameScalar, workspaceSize, executor, {self}, {out}, [&](Problem* p) {
-    return op::CheckScalarForm(self, other, alpha, out, p);
-  });
+  return PointwisePhase1(
+      op::kNameScalar, op::kImplementations, workspaceSize, executor, {self}, {out},
+      [&](Problem* p) { return op::CheckScalarForm(self, other, alpha, out, p); });
 }
 
 aclnnStatus aclnnSubs(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
@@ -47,7 +48,7 @@ aclnnStatus aclnnInplaceSubGetWorkspaceSize(aclTensor* selfRef, const aclTensor*
                                             const aclScalar* alpha, uint64_t* workspaceSize,
                                             aclOpExecutor** executor) {
   return PointwisePhase1(
-      op::kNameInplace, workspaceSize, executor, {selfRef, other}, {selfRef},
+      op::kNameInplace, op::kImplementations, workspaceSize, executor, {selfRef, other}, {selfRef},
       [&](Problem* p) { return op::CheckInplaceTensorForm(selfRef, other, alpha, p); });
 }
 
@@ -60,7 +61,7 @@ aclnnStatus aclnnInplaceSubsGetWorkspaceSize(aclTensor* selfRef, const aclScalar
                                              const aclScalar* alpha, uint64_t* workspaceSize,
                                              aclOpExecutor** executor) {
   return PointwisePhase1(
-      op::kNameInplaceScalar, workspaceSize, executor, {selfRef}, {selfRef},
+      op::kNameInplaceScalar, op::kImplementations, workspaceSize, executor, {selfRef}, {selfRef},
       [&](Problem* p) { return op::CheckInplaceScalarForm(selfRef, other, alpha, p); });
 }
 

@@ -18,6 +18,11 @@ namespace {
 class AddTest : public PointwiseTest {};
 
 TEST_F(AddTest, EveryDtypePair) { SweepDtypePairs(stream_, Arith::kAdd); }
+// The float64 reference (OPENACLNN_FORCE_IMPL=add=reference) on every dtype pair.
+TEST_F(AddTest, ReferenceEveryDtypePair) {
+  setenv("OPENACLNN_FORCE_IMPL", "add=reference", 1);
+  SweepDtypePairs(stream_, Arith::kAdd);
+}
 TEST_F(AddTest, LayoutsAndBroadcasting) { SweepLayouts(stream_, Arith::kAdd); }
 TEST_F(AddTest, RandomShapesAndReference) { SweepRandomShapes(stream_, Arith::kAdd, "add", 24); }
 

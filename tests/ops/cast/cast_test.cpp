@@ -26,19 +26,23 @@ class CastTest : public PointwiseTest {
 
 TEST_F(CastTest, EveryDtypePairAndLayout) {
   uint32_t seed = 1;
-  for (aclDataType from : AllTypes()) {
-    for (aclDataType to : AllTypes()) {
-      for (const TensorLayout& lo : {TensorLayout::Contiguous(), TensorLayout::Scrambled(2)}) {
-        SCOPED_TRACE(std::string(DTypeName(from)) + " -> " + DTypeName(to));
-        std::mt19937 rng(seed++);
-        DeviceTensor self({9, 21}, from, lo), out({9, 21}, to, TensorLayout::Padded(1));
-        self.FillDouble(RandomValues(from, self.numel(), &rng));
-        const std::vector<double> s = self.ValuesDouble();
-        ASSERT_EQ(Cast(self.get(), to, out.get()), ACLNN_SUCCESS) << RecentError();
-        std::vector<double> golden;
-        for (double v : s) golden.push_back(Converted(from, to, v));
-        ExpectMatches(out, golden, "cast", true);
-        EXPECT_EQ(out.DamagedCanaries(), 0);
+  // Twice: the engine, then the float64 reference (OPENACLNN_FORCE_IMPL=cast=reference).
+  for (const char* impl : {"", "cast=reference"}) {
+    setenv("OPENACLNN_FORCE_IMPL", impl, 1);
+    for (aclDataType from : AllTypes()) {
+      for (aclDataType to : AllTypes()) {
+        for (const TensorLayout& lo : {TensorLayout::Contiguous(), TensorLayout::Scrambled(2)}) {
+          SCOPED_TRACE(std::string(DTypeName(from)) + " -> " + DTypeName(to));
+          std::mt19937 rng(seed++);
+          DeviceTensor self({9, 21}, from, lo), out({9, 21}, to, TensorLayout::Padded(1));
+          self.FillDouble(RandomValues(from, self.numel(), &rng));
+          const std::vector<double> s = self.ValuesDouble();
+          ASSERT_EQ(Cast(self.get(), to, out.get()), ACLNN_SUCCESS) << RecentError();
+          std::vector<double> golden;
+          for (double v : s) golden.push_back(Converted(from, to, v));
+          ExpectMatches(out, golden, "cast", true);
+          EXPECT_EQ(out.DamagedCanaries(), 0);
+        }
       }
     }
   }

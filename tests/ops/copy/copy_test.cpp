@@ -71,6 +71,18 @@ TEST_F(CopyTest, EveryDtypePair) {
   }
 }
 
+// The float64 reference (OPENACLNN_FORCE_IMPL=copy=reference) on every dtype pair.
+TEST_F(CopyTest, ReferenceEveryDtypePair) {
+  setenv("OPENACLNN_FORCE_IMPL", "copy=reference", 1);
+  uint32_t seed = 500;
+  for (aclDataType from : AllTypes()) {
+    for (aclDataType to : AllTypes()) {
+      Check({37}, from, TensorLayout::Offset(2), {3, 37}, to, TensorLayout::Permuted({1, 0}),
+            seed++);
+    }
+  }
+}
+
 TEST_F(CopyTest, LayoutsAndBroadcasting) {
   uint32_t seed = 50;
   for (aclDataType t : {ACL_FLOAT, ACL_BF16, ACL_FLOAT16, ACL_INT64}) {

@@ -16,6 +16,11 @@ namespace {
 class DivTest : public PointwiseTest {};
 
 TEST_F(DivTest, EveryDtypePair) { SweepDtypePairs(stream_, Arith::kDiv); }
+// The float64 reference (OPENACLNN_FORCE_IMPL=div=reference) on every dtype pair.
+TEST_F(DivTest, ReferenceEveryDtypePair) {
+  setenv("OPENACLNN_FORCE_IMPL", "div=reference", 1);
+  SweepDtypePairs(stream_, Arith::kDiv);
+}
 TEST_F(DivTest, LayoutsAndBroadcasting) { SweepLayouts(stream_, Arith::kDiv); }
 TEST_F(DivTest, RandomShapesAndReference) { SweepRandomShapes(stream_, Arith::kDiv, "div", 16); }
 

@@ -39,28 +39,32 @@ class FillTest : public PointwiseTest {
 };
 
 TEST_F(FillTest, EveryDtypeAndLayout) {
-  for (aclDataType t : AllTypes()) {
-    for (const TensorLayout& lo : Layouts(3)) {
-      SCOPED_TRACE(DTypeName(t));
-      DeviceTensor x({3, 4, 37}, t, lo);
-      x.FillDouble({1, 0, 1});
-      ASSERT_EQ(Zero(x.get()), ACLNN_SUCCESS) << RecentError();
-      ExpectMatches(x, std::vector<double>(x.numel(), 0.0), "zero", true);
-      ASSERT_EQ(One(x.get()), ACLNN_SUCCESS) << RecentError();
-      ExpectMatches(x, std::vector<double>(x.numel(), 1.0), "one", true);
-      // FillScalar from an INT64 and a DOUBLE scalar (a BOOL tensor takes only a BOOL scalar).
-      const bool boolean = t == ACL_BOOL;
-      const aclDataType it = boolean ? ACL_BOOL : ACL_INT64;
-      const double iv = boolean ? 1 : -3;
-      Scalar i(iv, it), d(2.75, ACL_DOUBLE);
-      ASSERT_EQ(FillScalar(x.get(), i.get()), ACLNN_SUCCESS) << RecentError();
-      ExpectMatches(x, std::vector<double>(x.numel(), Converted(it, t, iv)), "fill int", true);
-      if (t != ACL_BOOL) {
-        ASSERT_EQ(FillScalar(x.get(), d.get()), ACLNN_SUCCESS) << RecentError();
-        ExpectMatches(x, std::vector<double>(x.numel(), Converted(ACL_DOUBLE, t, 2.75)),
-                      "fill double", true);
+  // Twice: the engine, then the float64 reference (OPENACLNN_FORCE_IMPL=zero=...,one=...).
+  for (const char* impl : {"", "zero=reference,one=reference,fill_scalar=reference"}) {
+    setenv("OPENACLNN_FORCE_IMPL", impl, 1);
+    for (aclDataType t : AllTypes()) {
+      for (const TensorLayout& lo : Layouts(3)) {
+        SCOPED_TRACE(DTypeName(t));
+        DeviceTensor x({3, 4, 37}, t, lo);
+        x.FillDouble({1, 0, 1});
+        ASSERT_EQ(Zero(x.get()), ACLNN_SUCCESS) << RecentError();
+        ExpectMatches(x, std::vector<double>(x.numel(), 0.0), "zero", true);
+        ASSERT_EQ(One(x.get()), ACLNN_SUCCESS) << RecentError();
+        ExpectMatches(x, std::vector<double>(x.numel(), 1.0), "one", true);
+        // FillScalar from an INT64 and a DOUBLE scalar (a BOOL tensor takes only a BOOL scalar).
+        const bool boolean = t == ACL_BOOL;
+        const aclDataType it = boolean ? ACL_BOOL : ACL_INT64;
+        const double iv = boolean ? 1 : -3;
+        Scalar i(iv, it), d(2.75, ACL_DOUBLE);
+        ASSERT_EQ(FillScalar(x.get(), i.get()), ACLNN_SUCCESS) << RecentError();
+        ExpectMatches(x, std::vector<double>(x.numel(), Converted(it, t, iv)), "fill int", true);
+        if (t != ACL_BOOL) {
+          ASSERT_EQ(FillScalar(x.get(), d.get()), ACLNN_SUCCESS) << RecentError();
+          ExpectMatches(x, std::vector<double>(x.numel(), Converted(ACL_DOUBLE, t, 2.75)),
+                        "fill double", true);
+        }
+        EXPECT_EQ(x.DamagedCanaries(), 0);
       }
-      EXPECT_EQ(x.DamagedCanaries(), 0);
     }
   }
 }

@@ -13,6 +13,11 @@ namespace {
 class MulTest : public PointwiseTest {};
 
 TEST_F(MulTest, EveryDtypePair) { SweepDtypePairs(stream_, Arith::kMul); }
+// The float64 reference (OPENACLNN_FORCE_IMPL=mul=reference) on every dtype pair.
+TEST_F(MulTest, ReferenceEveryDtypePair) {
+  setenv("OPENACLNN_FORCE_IMPL", "mul=reference", 1);
+  SweepDtypePairs(stream_, Arith::kMul);
+}
 TEST_F(MulTest, LayoutsAndBroadcasting) { SweepLayouts(stream_, Arith::kMul); }
 TEST_F(MulTest, RandomShapesAndReference) { SweepRandomShapes(stream_, Arith::kMul, "mul", 16); }
 

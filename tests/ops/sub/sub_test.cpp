@@ -13,6 +13,11 @@ namespace {
 class SubTest : public PointwiseTest {};
 
 TEST_F(SubTest, EveryDtypePair) { SweepDtypePairs(stream_, Arith::kSub); }
+// The float64 reference (OPENACLNN_FORCE_IMPL=sub=reference) on every dtype pair.
+TEST_F(SubTest, ReferenceEveryDtypePair) {
+  setenv("OPENACLNN_FORCE_IMPL", "sub=reference", 1);
+  SweepDtypePairs(stream_, Arith::kSub);
+}
 TEST_F(SubTest, LayoutsAndBroadcasting) { SweepLayouts(stream_, Arith::kSub); }
 TEST_F(SubTest, RandomShapesAndReference) { SweepRandomShapes(stream_, Arith::kSub, "sub", 16); }
 
