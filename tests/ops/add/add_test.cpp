@@ -147,6 +147,59 @@ TEST_F(AddTest, PartiallyOverlappingOutputIsComputedFromTheOriginalInputs) {
   aclrtFree(buffer);
 }
 
+// Negative strides: a reversed vector, and a transposed matrix with reversed rows (the tile
+// buffer's gather walking a column backwards), against values computed here.
+TEST_F(AddTest, NegativeStrides) {
+  const int64_t rows = 70, cols = 80, n = rows * cols;
+  void* buffer = nullptr;
+  ASSERT_EQ(aclrtMalloc(&buffer, n * sizeof(float), ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+  std::vector<float> init(n);
+  for (int64_t i = 0; i < n; ++i) init[i] = static_cast<float>(i);
+  ASSERT_EQ(aclrtMemcpy(buffer, n * sizeof(float), init.data(), n * sizeof(float),
+                        ACL_MEMCPY_HOST_TO_DEVICE),
+            ACL_SUCCESS);
+  const int64_t storage[1] = {n};
+  Scalar alpha(2, ACL_INT32);
+  {
+    // self[i] = storage[n - 1 - i]
+    const int64_t dims[1] = {n}, strides[1] = {-1};
+    aclTensor* self =
+        aclCreateTensor(dims, 1, ACL_FLOAT, strides, n - 1, ACL_FORMAT_ND, storage, 1, buffer);
+    DeviceTensor other({n}, ACL_FLOAT), out({n}, ACL_FLOAT);
+    other.FillDouble({1.0, 2.0, 3.0});
+    ASSERT_EQ(CallBinary(stream_, Arith::kAdd, Form::kTensor, self, other.get(), nullptr,
+                         alpha.get(), out.get()),
+              ACLNN_SUCCESS)
+        << RecentError();
+    for (int64_t i = 0; i < n; ++i) {
+      ASSERT_EQ(out.GetDouble(i), static_cast<double>(n - 1 - i) + 2.0 * (1 + i % 3)) << i;
+    }
+    aclDestroyTensor(self);
+  }
+  {
+    // self[r][c] = storage[(rows - 1 - r) + c * rows]
+    const int64_t dims[2] = {rows, cols}, strides[2] = {-1, rows};
+    aclTensor* self =
+        aclCreateTensor(dims, 2, ACL_FLOAT, strides, rows - 1, ACL_FORMAT_ND, storage, 1, buffer);
+    DeviceTensor other({cols}, ACL_FLOAT), out({rows, cols}, ACL_FLOAT);
+    other.FillDouble({0.5, -1.0});
+    ASSERT_EQ(CallBinary(stream_, Arith::kAdd, Form::kTensor, self, other.get(), nullptr,
+                         alpha.get(), out.get()),
+              ACLNN_SUCCESS)
+        << RecentError();
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t c = 0; c < cols; ++c) {
+        const double want =
+            static_cast<double>((rows - 1 - r) + c * rows) + 2.0 * (c % 2 ? -1.0 : 0.5);
+        ASSERT_EQ(out.GetDouble(r * cols + c), want) << r << "," << c;
+      }
+    }
+    EXPECT_EQ(out.DamagedCanaries(), 0);
+    aclDestroyTensor(self);
+  }
+  aclrtFree(buffer);
+}
+
 // The error matrix of the pages: each documented failure, its code and the parameter named.
 TEST_F(AddTest, Errors) {
   DeviceTensor f({2, 3}, ACL_FLOAT), g({3}, ACL_FLOAT), out({2, 3}, ACL_FLOAT);
