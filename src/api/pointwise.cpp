@@ -184,7 +184,7 @@ void SetScalar(const ScalarValue& v, ElemType compute, double* f, int64_t* i) {
   const bool is_float = IsFloating(v.type);
   switch (KindOf(compute)) {
     case ComputeKind::kF32:
-      *f = is_float ? static_cast<float>(v.f) : static_cast<float>(v.i);
+      *f = is_float ? cpu::NarrowToFloat(v.f) : static_cast<float>(v.i);
       *i = 0;
       return;
     case ComputeKind::kF64:
@@ -674,7 +674,7 @@ class ReferencePlan : public PlanBase {
       const double y = p_.num_inputs > 1 ? load(1, ib) : p_.scalar_f;
       const double r = arithmetic_.on_doubles(x, y, p_.alpha_f);
       if (f32) {
-        cpu::StoreF32(p_.out_type, out, o, static_cast<float>(r));
+        cpu::StoreF32(p_.out_type, out, o, cpu::NarrowToFloat(r));
       } else {
         cpu::StoreDouble(p_.out_type, out, o, r);
       }

@@ -36,6 +36,15 @@ struct RunArgs {
   int64_t scalar_i = 0, alpha_i = 1;      // kInt / kBool kinds
 };
 
+// double -> float, rounded to nearest even, with overflow to infinity (a plain cast of a value
+// beyond float's range is undefined behaviour in C++).
+inline float NarrowToFloat(double v) {
+  constexpr double kOverflow = 0x1.ffffffp127;  // FLT_MAX + half its ulp: rounds to infinity
+  if (v >= kOverflow) return __builtin_inff();
+  if (v <= -kOverflow) return -__builtin_inff();
+  return static_cast<float>(v);
+}
+
 // Element access and conversion (the rules above).
 double LoadAsDouble(ElemType t, const void* base, int64_t i);
 int64_t LoadAsInt64(ElemType t, const void* base, int64_t i);

@@ -97,7 +97,7 @@ float LoadAsF32(ElemType t, const void* base, int64_t i) {
     case ElemType::kBFloat16:
       return BFloat16ToFloat(Load<uint16_t>(base, i));
     case ElemType::kFloat64:
-      return static_cast<float>(Load<double>(base, i));
+      return NarrowToFloat(Load<double>(base, i));
     default:
       return static_cast<float>(LoadAsInt64(t, base, i));  // int64 -> fp32 rounds once
   }
@@ -125,7 +125,7 @@ void StoreDouble(ElemType t, void* base, int64_t i, double v) {
     case ElemType::kFloat32:
     case ElemType::kFloat16:
     case ElemType::kBFloat16:
-      StoreF32(t, base, i, static_cast<float>(v));
+      StoreF32(t, base, i, NarrowToFloat(v));
       return;
     case ElemType::kFloat64:
       Store<double>(base, i, v);

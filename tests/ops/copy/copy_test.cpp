@@ -128,6 +128,13 @@ TEST_F(CopyTest, ConversionEdgeCases) {
   EXPECT_EQ(hv[2], 3.0);
   EXPECT_EQ(hv[4], inf);
   EXPECT_EQ(hv[5], 0.0);
+  // DOUBLE -> FLOAT: beyond the range to infinity, just above FLT_MAX (below the rounding
+  // midpoint) to FLT_MAX.
+  DeviceTensor d({3}, ACL_DOUBLE), f3({3}, ACL_FLOAT);
+  const double flt_max = std::numeric_limits<float>::max();
+  d.FillDouble({1e300, -1e300, flt_max + 0x1.0p100});
+  ASSERT_EQ(Copy(f3.get(), d.get()), ACLNN_SUCCESS);
+  EXPECT_EQ(f3.ValuesDouble(), (std::vector<double>{inf, -inf, flt_max}));
 }
 
 TEST_F(CopyTest, EmptyTensors) {
