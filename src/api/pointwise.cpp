@@ -422,8 +422,10 @@ class FastPlan : public PlanBase {
   }
 
  private:
-  // Tiles of the two inner dims: kTile x kTile elements (16 KiB of FLOAT per operand).
+  // Tiles of the two inner dims: kTileRows x kTile elements (32 KiB of FLOAT per operand; a
+  // transposed FLOAT operand is read 512 contiguous bytes per column).
   static constexpr int64_t kTile = 64;
+  static constexpr int64_t kTileRows = 128;
 
   // True when an operand walks the inner dim at a large stride but the next dim at unit stride (a
   // transposed operand): row-major runs would then touch a new cache line per element, so the two
@@ -437,7 +439,7 @@ class FastPlan : public PlanBase {
     return false;
   }
 
-  // Tasks of kTile rows (dim rank-2) of one outer index each, a function of the problem only;
+  // Tasks of kTileRows rows (dim rank-2) of one outer index each, a function of the problem only;
   // each element is written once, so the order of the tiles changes no result. An operand walked
   // across rows (unit stride along dim rank-2: a transposed view) goes through a tile buffer:
   // inputs are gathered column by column (each column a contiguous read of whole cache lines),
@@ -450,7 +452,7 @@ class FastPlan : public PlanBase {
     MultiStrided<3> outer = s;
     outer.rank = r - 2;
     const int64_t outer_count = outer.Numel();
-    const int64_t row_blocks = (rows + kTile - 1) / kTile;
+    const int64_t row_blocks = (rows + kTileRows - 1) / kTileRows;
     const int64_t esize[3] = {static_cast<int64_t>(ElemSize(args_.out)),
                               static_cast<int64_t>(ElemSize(args_.a)),
                               static_cast<int64_t>(ElemSize(args_.b))};
@@ -464,10 +466,10 @@ class FastPlan : public PlanBase {
       across[k] = bases[k] != nullptr && (inner > 1 || inner < -1) && (next == 1 || next == -1);
     }
     cpu::ParallelFor(outer_count * row_blocks, [&](int64_t t) {
-      alignas(64) unsigned char buffers[3][kTile * kTile * 8];
+      alignas(64) unsigned char buffers[3][kTileRows * kTile * 8];
       int64_t off[3];
       OffsetsAt(outer, t / row_blocks, off);
-      const int64_t r0 = (t % row_blocks) * kTile, r1 = std::min(rows, r0 + kTile);
+      const int64_t r0 = (t % row_blocks) * kTileRows, r1 = std::min(rows, r0 + kTileRows);
       for (int64_t c0 = 0; c0 < cols; c0 += kTile) {
         const int64_t n = std::min(kTile, cols - c0);
         unsigned char* corner[3];
@@ -479,23 +481,14 @@ class FastPlan : public PlanBase {
                         (off[k] + r0 * s.strides[k][r - 2] + c0 * s.strides[k][r - 1]) * esize[k];
         }
         for (int k = 1; k < 3; ++k) {
-          if (across[k] && c0 + kTile < cols) {
-            // The next tile's lines, requested while this one is gathered: its columns are
-            // short runs the hardware prefetchers do not pick up.
-            const int64_t line = 64 / esize[k];
-            const int64_t c_end = std::min(cols - c0, 2 * kTile);
-            for (int64_t c = kTile; c < c_end; ++c) {
-              for (int64_t i = 0; i < r1 - r0; i += line) {
-                __builtin_prefetch(corner[k] +
-                                   (i * s.strides[k][r - 2] + c * s.strides[k][r - 1]) * esize[k]);
-              }
-            }
-          }
-        }
-        for (int k = 1; k < 3; ++k) {
           if (across[k]) {
+            // The next tile's columns are requested while this one's are gathered: they are short
+            // runs at a large stride, which the hardware prefetchers do not follow.
+            const int64_t ahead_cols = std::max<int64_t>(0, std::min(kTile, cols - c0 - kTile));
+            const unsigned char* ahead =
+                ahead_cols > 0 ? corner[k] + kTile * s.strides[k][r - 1] * esize[k] : nullptr;
             TileTranspose(corner[k], s.strides[k][r - 2], s.strides[k][r - 1], buffers[k], r1 - r0,
-                          n, esize[k], true);
+                          n, esize[k], true, ahead, ahead_cols);
           }
         }
         for (int64_t row = r0; row < r1; ++row) {
@@ -515,7 +508,7 @@ class FastPlan : public PlanBase {
         }
         if (across[0]) {
           TileTranspose(corner[0], s.strides[0][r - 2], s.strides[0][r - 1], buffers[0], r1 - r0, n,
-                        esize[0], false);
+                        esize[0], false, nullptr, 0);
         }
       }
     });
@@ -523,12 +516,18 @@ class FastPlan : public PlanBase {
 
   // Between a tile of a view (`rows` x `cols` elements from `corner`, strides in elements) and a
   // row-major kTile-wide buffer: gather (view -> buffer) or scatter (buffer -> view), walking the
-  // view column by column.
+  // view column by column. While column c is moved, the lines of column c of `ahead` (the next
+  // tile, `ahead_cols` columns; nullptr for none) are prefetched, spread over the tile's work.
   template <class W>
   static void TileTransposeTyped(W* view, int64_t s_row, int64_t s_col, W* buffer, int64_t rows,
-                                 int64_t cols, bool gather) {
+                                 int64_t cols, bool gather, const W* ahead, int64_t ahead_cols) {
+    constexpr int64_t kLine = 64 / static_cast<int64_t>(sizeof(W));
     for (int64_t c = 0; c < cols; ++c) {
       W* column = view + c * s_col;
+      if (c < ahead_cols) {
+        const W* next = ahead + c * s_col;
+        for (int64_t i = 0; i < rows; i += kLine) __builtin_prefetch(next + i * s_row);
+      }
       if (gather) {
         for (int64_t i = 0; i < rows; ++i) buffer[i * kTile + c] = column[i * s_row];
       } else {
@@ -538,7 +537,7 @@ class FastPlan : public PlanBase {
   }
   static void TileTranspose(unsigned char* view, int64_t s_row, int64_t s_col,
                             unsigned char* buffer, int64_t rows, int64_t cols, int64_t esize,
-                            bool gather) {
+                            bool gather, const unsigned char* ahead, int64_t ahead_cols) {
     typedef uint8_t __attribute__((may_alias)) W1;
     typedef uint16_t __attribute__((may_alias)) W2;
     typedef uint32_t __attribute__((may_alias)) W4;
@@ -546,16 +545,20 @@ class FastPlan : public PlanBase {
     switch (esize) {
       case 1:
         return TileTransposeTyped(reinterpret_cast<W1*>(view), s_row, s_col,
-                                  reinterpret_cast<W1*>(buffer), rows, cols, gather);
+                                  reinterpret_cast<W1*>(buffer), rows, cols, gather,
+                                  reinterpret_cast<const W1*>(ahead), ahead_cols);
       case 2:
         return TileTransposeTyped(reinterpret_cast<W2*>(view), s_row, s_col,
-                                  reinterpret_cast<W2*>(buffer), rows, cols, gather);
+                                  reinterpret_cast<W2*>(buffer), rows, cols, gather,
+                                  reinterpret_cast<const W2*>(ahead), ahead_cols);
       case 4:
         return TileTransposeTyped(reinterpret_cast<W4*>(view), s_row, s_col,
-                                  reinterpret_cast<W4*>(buffer), rows, cols, gather);
+                                  reinterpret_cast<W4*>(buffer), rows, cols, gather,
+                                  reinterpret_cast<const W4*>(ahead), ahead_cols);
       default:
         return TileTransposeTyped(reinterpret_cast<W8*>(view), s_row, s_col,
-                                  reinterpret_cast<W8*>(buffer), rows, cols, gather);
+                                  reinterpret_cast<W8*>(buffer), rows, cols, gather,
+                                  reinterpret_cast<const W8*>(ahead), ahead_cols);
     }
   }
 
