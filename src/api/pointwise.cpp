@@ -528,7 +528,9 @@ class FastPlan : public PlanBase {
         const W* next = ahead + c * s_col;
         for (int64_t i = 0; i < rows; i += kLine) __builtin_prefetch(next + i * s_row);
       }
-      if (gather) {
+      if (gather && s_row == 1) {  // the usual transposed view: a contiguous column
+        for (int64_t i = 0; i < rows; ++i) buffer[i * kTile + c] = column[i];
+      } else if (gather) {
         for (int64_t i = 0; i < rows; ++i) buffer[i * kTile + c] = column[i * s_row];
       } else {
         for (int64_t i = 0; i < rows; ++i) column[i * s_row] = buffer[i * kTile + c];
