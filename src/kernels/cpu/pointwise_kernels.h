@@ -1,0 +1,76 @@
+#pragma once
+// The inner-run kernels of the pointwise engine (api/pointwise.h): one call computes one run of
+// `n` output elements whose operands advance by fixed strides (in elements; 0 for a broadcast
+// operand). The SIMD kernel covers float runs whose operands are all unit-stride or broadcast;
+// the typed loops cover every dtype and stride.
+//
+// Element conversions (shared with the float64 reference, so both agree on every dtype):
+// - float -> integer: NaN to 0, otherwise truncation toward zero, saturated to the type's range;
+// - anything -> BOOL: nonzero (NaN included) is true;
+// - int64 -> narrower integer: two's complement wrap;
+// - -> FLOAT16 / BFLOAT16: through fp32, rounded to nearest even once from the fp32 value.
+
+#include <cstdint>
+
+#include "api/elem_type.h"
+#include "backend/cpu/isa.h"
+
+namespace openaclnn::cpu {
+
+// The arithmetic of a run: kAdd a + alpha * b, kSub a - alpha * b, kMul a * b, kDiv a / b,
+// kCopy a converted to the output type.
+enum class RunOp : uint8_t { kAdd, kSub, kMul, kDiv, kCopy };
+
+// How a run computes (see pointwise::ComputeKind).
+enum class RunKind : uint8_t { kF32, kF64, kInt, kBool };
+
+struct RunArgs {
+  RunOp op = RunOp::kCopy;
+  RunKind kind = RunKind::kF32;
+  ElemType a = ElemType::kFloat32;
+  ElemType b = ElemType::kFloat32;
+  ElemType out = ElemType::kFloat32;
+  ElemType compute = ElemType::kFloat32;  // integer kinds wrap to its width
+  bool b_is_scalar = false;               // b is the scalar below, not a tensor
+  double scalar_f = 0, alpha_f = 1;       // kF32 / kF64 kinds (fp32 values for kF32)
+  int64_t scalar_i = 0, alpha_i = 1;      // kInt / kBool kinds
+};
+
+// double -> float, rounded to nearest even, with overflow to infinity (a plain cast of a value
+// beyond float's range is undefined behaviour in C++).
+inline float NarrowToFloat(double v) {
+  constexpr double kOverflow = 0x1.ffffffp127;  // FLT_MAX + half its ulp: rounds to infinity
+  if (v >= kOverflow) return __builtin_inff();
+  if (v <= -kOverflow) return -__builtin_inff();
+  return static_cast<float>(v);
+}
+
+// Element access and conversion (the rules above).
+double LoadAsDouble(ElemType t, const void* base, int64_t i);
+int64_t LoadAsInt64(ElemType t, const void* base, int64_t i);
+float LoadAsF32(ElemType t, const void* base, int64_t i);
+void StoreDouble(ElemType t, void* base, int64_t i, double v);
+void StoreF32(ElemType t, void* base, int64_t i, float v);
+void StoreInt64(ElemType t, void* base, int64_t i, int64_t v);
+// v wrapped to the width of integer type t (t == kBool: v != 0).
+int64_t WrapToType(ElemType t, int64_t v);
+// Converts element i of `in` (type from) to element j of `out` (type to), by the rules above;
+// same-type copies are exact bit copies.
+void ConvertElement(ElemType from, const void* in, int64_t i, ElemType to, void* out, int64_t j);
+
+// True when the SIMD float kernel handles `args` (kind kF32 and every tensor operand FLOAT,
+// FLOAT16 or BFLOAT16).
+bool SimdHandles(const RunArgs& args);
+// The SIMD float kernel on unit-stride runs: a and b point at their run's first element, or are
+// nullptr when the operand is broadcast over the run, with its value in a_value / b_value (as
+// loaded to fp32). Bitwise the same results as RunStrided.
+void RunContiguousSimd(const KernelTarget& target, const RunArgs& args, const void* a,
+                       float a_value, const void* b, float b_value, void* out, int64_t n);
+// Any dtype and strides: the typed loop. Pointers at each run's first element, strides in
+// elements (b unused when args.b_is_scalar or for kCopy).
+void RunStrided(const RunArgs& args, const void* a, int64_t sa, const void* b, int64_t sb,
+                void* out, int64_t so, int64_t n);
+// Writes `n` copies of the `size`-byte pattern at stride `so` elements starting at out.
+void FillRun(const void* pattern, size_t size, void* out, int64_t so, int64_t n);
+
+}  // namespace openaclnn::cpu

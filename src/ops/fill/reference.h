@@ -1,0 +1,20 @@
+#pragma once
+// The float64 reference of aclnnInplaceZero, aclnnInplaceOne and aclnnInplaceFillScalar (last in
+// its implementation list: OPENACLNN_FORCE_IMPL=fill=reference).
+
+#include <memory>
+
+#include "api/pointwise.h"
+
+namespace openaclnn::fill {
+
+std::unique_ptr<Plan> MakeReferencePlan(const pointwise::Problem& problem,
+                                        WorkspaceBooking* workspace);
+
+// The engine, then the reference.
+inline const Implementation<pointwise::Problem> kImplementations[] = {
+    {"cpu_pointwise", DeviceKind::kCpu, pointwise::NeverDeclines, pointwise::MakeFastPlan},
+    {"reference", DeviceKind::kCpu, pointwise::NeverDeclines, MakeReferencePlan},
+};
+
+}  // namespace openaclnn::fill

@@ -1,0 +1,20 @@
+#pragma once
+// The float64 reference of aclnnSub and its scalar and Inplace forms: self - alpha * other (last in
+// its implementation list: OPENACLNN_FORCE_IMPL=sub=reference).
+
+#include <memory>
+
+#include "api/pointwise.h"
+
+namespace openaclnn::sub {
+
+std::unique_ptr<Plan> MakeReferencePlan(const pointwise::Problem& problem,
+                                        WorkspaceBooking* workspace);
+
+// The engine, then the reference.
+inline const Implementation<pointwise::Problem> kImplementations[] = {
+    {"cpu_pointwise", DeviceKind::kCpu, pointwise::NeverDeclines, pointwise::MakeFastPlan},
+    {"reference", DeviceKind::kCpu, pointwise::NeverDeclines, MakeReferencePlan},
+};
+
+}  // namespace openaclnn::sub
