@@ -75,7 +75,10 @@ void RunCase(const Case& c, std::mt19937* rng) {
   self.FillDouble(RandomValues(self.numel(), c.in, rng));
   uint32_t mask = 0;
   const int rank = static_cast<int>(c.shape.size());
-  for (int64_t d : c.dims) mask |= 1u << (d < 0 ? d + rank : d);
+  // A 0-d self takes dim 0 or -1 and has no dim to reduce.
+  for (int64_t d : c.dims) {
+    if (rank > 0) mask |= 1u << (d < 0 ? d + rank : d);
+  }
   if (c.dims.empty()) mask = (1u << rank) - 1;
   std::vector<int64_t> out_shape;
   for (int d = 0; d < rank; ++d) {
