@@ -14,6 +14,7 @@ constexpr const char* kNameInplace = "aclnnInplaceAdd";
 constexpr const char* kNameInplaceScalar = "aclnnInplaceAdds";
 }  // namespace openaclnn::add
 
+namespace pointwise = openaclnn::pointwise;
 using openaclnn::pointwise::PointwisePhase1;
 using openaclnn::pointwise::Problem;
 namespace op = openaclnn::add;
@@ -21,9 +22,11 @@ namespace op = openaclnn::add;
 aclnnStatus aclnnAddGetWorkspaceSize(const aclTensor* self, const aclTensor* other,
                                      const aclScalar* alpha, aclTensor* out,
                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return PointwisePhase1(
-      op::kName, op::kImplementations, workspaceSize, executor, {self, other}, {out},
-      [&](Problem* p) { return op::CheckTensorForm(self, other, alpha, out, p); });
+  return PointwisePhase1(op::kName, op::kImplementations, workspaceSize, executor, {self, other},
+                         {out}, [&](Problem* p) {
+                           return pointwise::CheckTensorForm(op::kRules, self, other, alpha, out,
+                                                             p);
+                         });
 }
 
 aclnnStatus aclnnAdd(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
@@ -34,9 +37,11 @@ aclnnStatus aclnnAdd(void* workspace, uint64_t workspaceSize, aclOpExecutor* exe
 aclnnStatus aclnnAddsGetWorkspaceSize(const aclTensor* self, const aclScalar* other,
                                       const aclScalar* alpha, aclTensor* out,
                                       uint64_t* workspaceSize, aclOpExecutor** executor) {
-  return PointwisePhase1(
-      op::kNameScalar, op::kImplementations, workspaceSize, executor, {self}, {out},
-      [&](Problem* p) { return op::CheckScalarForm(self, other, alpha, out, p); });
+  return PointwisePhase1(op::kNameScalar, op::kImplementations, workspaceSize, executor, {self},
+                         {out}, [&](Problem* p) {
+                           return pointwise::CheckScalarForm(op::kRules, self, other, alpha, out,
+                                                             p);
+                         });
 }
 
 aclnnStatus aclnnAdds(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
@@ -47,9 +52,11 @@ aclnnStatus aclnnAdds(void* workspace, uint64_t workspaceSize, aclOpExecutor* ex
 aclnnStatus aclnnInplaceAddGetWorkspaceSize(const aclTensor* selfRef, const aclTensor* other,
                                             const aclScalar* alpha, uint64_t* workspaceSize,
                                             aclOpExecutor** executor) {
-  return PointwisePhase1(
-      op::kNameInplace, op::kImplementations, workspaceSize, executor, {selfRef, other}, {selfRef},
-      [&](Problem* p) { return op::CheckInplaceTensorForm(selfRef, other, alpha, p); });
+  return PointwisePhase1(op::kNameInplace, op::kImplementations, workspaceSize, executor,
+                         {selfRef, other}, {selfRef}, [&](Problem* p) {
+                           return pointwise::CheckInplaceTensorForm(op::kRules, selfRef, other,
+                                                                    alpha, p);
+                         });
 }
 
 aclnnStatus aclnnInplaceAdd(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
@@ -60,9 +67,11 @@ aclnnStatus aclnnInplaceAdd(void* workspace, uint64_t workspaceSize, aclOpExecut
 aclnnStatus aclnnInplaceAddsGetWorkspaceSize(const aclTensor* selfRef, const aclScalar* other,
                                              const aclScalar* alpha, uint64_t* workspaceSize,
                                              aclOpExecutor** executor) {
-  return PointwisePhase1(
-      op::kNameInplaceScalar, op::kImplementations, workspaceSize, executor, {selfRef}, {selfRef},
-      [&](Problem* p) { return op::CheckInplaceScalarForm(selfRef, other, alpha, p); });
+  return PointwisePhase1(op::kNameInplaceScalar, op::kImplementations, workspaceSize, executor,
+                         {selfRef}, {selfRef}, [&](Problem* p) {
+                           return pointwise::CheckInplaceScalarForm(op::kRules, selfRef, other,
+                                                                    alpha, p);
+                         });
 }
 
 aclnnStatus aclnnInplaceAdds(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,

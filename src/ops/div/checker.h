@@ -3,20 +3,16 @@
 // checks: nullptr (161001: out, other, self, as CANN checks them), then ranks, broadcast and the
 // output shape, then dtypes, the promotion (integer and BOOL promotions divide in FLOAT) and the
 // output dtype (floating only) (161002).
+// The Inplace forms: the out-of-place checks with out = selfRef (named selfRef).
+// The checks themselves are the pointwise kit's (api/pointwise_forms.h); these are Div's rules.
 
-#include "aclnn/acl_meta.h"
-#include "api/pointwise.h"
+#include "api/pointwise_forms.h"
 
 namespace openaclnn::div {
 
-Status CheckTensorForm(const aclTensor* self, const aclTensor* other, const aclTensor* out,
-                       pointwise::Problem* problem);
-Status CheckScalarForm(const aclTensor* self, const aclScalar* other, const aclTensor* out,
-                       pointwise::Problem* problem);
-// The Inplace forms: the out-of-place checks with out = selfRef (named selfRef).
-Status CheckInplaceTensorForm(const aclTensor* self_ref, const aclTensor* other,
-                              pointwise::Problem* problem);
-Status CheckInplaceScalarForm(const aclTensor* self_ref, const aclScalar* other,
-                              pointwise::Problem* problem);
+inline constexpr pointwise::ArithmeticRules kRules = {
+    pointwise::Op::kDiv,  "div",
+    /*has_alpha=*/false,  /*out_checked_first=*/true,
+    /*shape_first=*/true, /*float_result=*/true};
 
 }  // namespace openaclnn::div

@@ -13,6 +13,7 @@ constexpr const char* kNameInplace = "aclnnInplaceDiv";
 constexpr const char* kNameInplaceScalar = "aclnnInplaceDivs";
 }  // namespace openaclnn::div
 
+namespace pointwise = openaclnn::pointwise;
 using openaclnn::pointwise::PointwisePhase1;
 using openaclnn::pointwise::Problem;
 namespace op = openaclnn::div;
@@ -20,8 +21,10 @@ namespace op = openaclnn::div;
 aclnnStatus aclnnDivGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out,
                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
   return PointwisePhase1(op::kName, op::kImplementations, workspaceSize, executor, {self, other},
-                         {out},
-                         [&](Problem* p) { return op::CheckTensorForm(self, other, out, p); });
+                         {out}, [&](Problem* p) {
+                           return pointwise::CheckTensorForm(op::kRules, self, other, nullptr, out,
+                                                             p);
+                         });
 }
 
 aclnnStatus aclnnDiv(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
@@ -32,8 +35,10 @@ aclnnStatus aclnnDiv(void* workspace, uint64_t workspaceSize, aclOpExecutor* exe
 aclnnStatus aclnnDivsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out,
                                       uint64_t* workspaceSize, aclOpExecutor** executor) {
   return PointwisePhase1(op::kNameScalar, op::kImplementations, workspaceSize, executor, {self},
-                         {out},
-                         [&](Problem* p) { return op::CheckScalarForm(self, other, out, p); });
+                         {out}, [&](Problem* p) {
+                           return pointwise::CheckScalarForm(op::kRules, self, other, nullptr, out,
+                                                             p);
+                         });
 }
 
 aclnnStatus aclnnDivs(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
@@ -44,8 +49,10 @@ aclnnStatus aclnnDivs(void* workspace, uint64_t workspaceSize, aclOpExecutor* ex
 aclnnStatus aclnnInplaceDivGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other,
                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
   return PointwisePhase1(op::kNameInplace, op::kImplementations, workspaceSize, executor,
-                         {selfRef, other}, {selfRef},
-                         [&](Problem* p) { return op::CheckInplaceTensorForm(selfRef, other, p); });
+                         {selfRef, other}, {selfRef}, [&](Problem* p) {
+                           return pointwise::CheckInplaceTensorForm(op::kRules, selfRef, other,
+                                                                    nullptr, p);
+                         });
 }
 
 aclnnStatus aclnnInplaceDiv(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
@@ -56,8 +63,10 @@ aclnnStatus aclnnInplaceDiv(void* workspace, uint64_t workspaceSize, aclOpExecut
 aclnnStatus aclnnInplaceDivsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other,
                                              uint64_t* workspaceSize, aclOpExecutor** executor) {
   return PointwisePhase1(op::kNameInplaceScalar, op::kImplementations, workspaceSize, executor,
-                         {selfRef}, {selfRef},
-                         [&](Problem* p) { return op::CheckInplaceScalarForm(selfRef, other, p); });
+                         {selfRef}, {selfRef}, [&](Problem* p) {
+                           return pointwise::CheckInplaceScalarForm(op::kRules, selfRef, other,
+                                                                    nullptr, p);
+                         });
 }
 
 aclnnStatus aclnnInplaceDivs(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,

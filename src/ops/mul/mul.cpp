@@ -13,6 +13,7 @@ constexpr const char* kNameInplace = "aclnnInplaceMul";
 constexpr const char* kNameInplaceScalar = "aclnnInplaceMuls";
 }  // namespace openaclnn::mul
 
+namespace pointwise = openaclnn::pointwise;
 using openaclnn::pointwise::PointwisePhase1;
 using openaclnn::pointwise::Problem;
 namespace op = openaclnn::mul;
@@ -20,8 +21,10 @@ namespace op = openaclnn::mul;
 aclnnStatus aclnnMulGetWorkspaceSize(const aclTensor* self, const aclTensor* other, aclTensor* out,
                                      uint64_t* workspaceSize, aclOpExecutor** executor) {
   return PointwisePhase1(op::kName, op::kImplementations, workspaceSize, executor, {self, other},
-                         {out},
-                         [&](Problem* p) { return op::CheckTensorForm(self, other, out, p); });
+                         {out}, [&](Problem* p) {
+                           return pointwise::CheckTensorForm(op::kRules, self, other, nullptr, out,
+                                                             p);
+                         });
 }
 
 aclnnStatus aclnnMul(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
@@ -32,8 +35,10 @@ aclnnStatus aclnnMul(void* workspace, uint64_t workspaceSize, aclOpExecutor* exe
 aclnnStatus aclnnMulsGetWorkspaceSize(const aclTensor* self, const aclScalar* other, aclTensor* out,
                                       uint64_t* workspaceSize, aclOpExecutor** executor) {
   return PointwisePhase1(op::kNameScalar, op::kImplementations, workspaceSize, executor, {self},
-                         {out},
-                         [&](Problem* p) { return op::CheckScalarForm(self, other, out, p); });
+                         {out}, [&](Problem* p) {
+                           return pointwise::CheckScalarForm(op::kRules, self, other, nullptr, out,
+                                                             p);
+                         });
 }
 
 aclnnStatus aclnnMuls(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
@@ -44,8 +49,10 @@ aclnnStatus aclnnMuls(void* workspace, uint64_t workspaceSize, aclOpExecutor* ex
 aclnnStatus aclnnInplaceMulGetWorkspaceSize(aclTensor* selfRef, const aclTensor* other,
                                             uint64_t* workspaceSize, aclOpExecutor** executor) {
   return PointwisePhase1(op::kNameInplace, op::kImplementations, workspaceSize, executor,
-                         {selfRef, other}, {selfRef},
-                         [&](Problem* p) { return op::CheckInplaceTensorForm(selfRef, other, p); });
+                         {selfRef, other}, {selfRef}, [&](Problem* p) {
+                           return pointwise::CheckInplaceTensorForm(op::kRules, selfRef, other,
+                                                                    nullptr, p);
+                         });
 }
 
 aclnnStatus aclnnInplaceMul(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
@@ -56,8 +63,10 @@ aclnnStatus aclnnInplaceMul(void* workspace, uint64_t workspaceSize, aclOpExecut
 aclnnStatus aclnnInplaceMulsGetWorkspaceSize(aclTensor* selfRef, const aclScalar* other,
                                              uint64_t* workspaceSize, aclOpExecutor** executor) {
   return PointwisePhase1(op::kNameInplaceScalar, op::kImplementations, workspaceSize, executor,
-                         {selfRef}, {selfRef},
-                         [&](Problem* p) { return op::CheckInplaceScalarForm(selfRef, other, p); });
+                         {selfRef}, {selfRef}, [&](Problem* p) {
+                           return pointwise::CheckInplaceScalarForm(op::kRules, selfRef, other,
+                                                                    nullptr, p);
+                         });
 }
 
 aclnnStatus aclnnInplaceMuls(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
