@@ -43,8 +43,27 @@ for bench in build/release/bench/bench_*; do
   [ "$name" = bench_cuda_ops ] && device=${OPENACLNN_DEVICE:-auto}
   args=()
   [ "$mode" = full ] || args=(--quick)
+  # The PyTorch peer of a benchmark that reads one (--torch_results), where the python3 on PATH has
+  # torch (the main job does not install it).
+  peer=bench/${name}.py
+  case "$name" in
+    bench_layer_norm) peer=bench/bench_layer_norm_forward.py ;;
+    bench_conv_tbc) peer=bench/bench_conv_tbc_forward.py ;;
+  esac
+  if [ -f "$peer" ] && grep -q -- --torch_results "bench/$name.cpp" 2>/dev/null &&
+     python3 -c "import torch" 2>/dev/null; then
+    if python3 "$peer" "${args[@]}" > "out/bench/$name.torch.txt"; then
+      args+=("--torch_results=out/bench/$name.torch.txt")
+    else
+      echo "($peer failed; $name runs without its PyTorch column)"
+    fi
+  fi
   OPENACLNN_DEVICE=$device "$bench" "${args[@]}" | tee "out/bench/$name.txt"
 done
+step "benchmark summary: one line per family"
+# Each benchmark ends with "<family>: ..." lines: its share of the machine limit and the speed-up
+# over its peers measured in the same run.
+grep -hE '^[a-z_]+: ' out/bench/bench_*.txt || echo "(no summary lines)"
 # Debian's python3 (install_deps.sh installs its matplotlib); a python3 earlier on PATH may lack it.
 /usr/bin/python3 bench/plot_layer_norm_backward.py out/bench/bench_layer_norm_backward.txt \
   out/bench/bench_layer_norm_backward.png
