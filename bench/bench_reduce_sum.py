@@ -11,6 +11,9 @@ output to the C++ benchmark:
 FLOAT or BFLOAT16 input summed into its own dtype without keepdim, as the C++ benchmark; the
 output is preallocated and passed as out=, as the aclnn call writes into a given tensor; the time
 is the median of several calls after a warm-up. Pass --threads to match the C++ run's threads.
+As in the C++ benchmark, the input lives in several copies (ROTATION_BYTES in all) and consecutive
+calls read consecutive copies, so that every call reads its input from memory, not from a cache
+that still holds it from the previous call.
 """
 import argparse
 import statistics
@@ -26,16 +29,22 @@ SHAPES = [
     ((16777216,), None, "all"),
 ]
 QUICK = [0, 1, 2]
+# Bytes of the copies calls rotate over: kRotationBytes of bench_reduce_sum.cpp.
+ROTATION_BYTES = 256 << 20
 
 
 def measure(shape, dims, dtype, reps, min_time):
     gen = torch.Generator().manual_seed(1)
     x = (torch.rand(shape, generator=gen) * 2 - 1).to(dtype)
+    copies = max(2, -(-ROTATION_BYTES // (x.numel() * x.element_size())))
+    xs = [x] + [x.clone() for _ in range(copies - 1)]
     dim = tuple(range(len(shape))) if dims is None else dims
     out = torch.sum(x, dim=dim, keepdim=False)
+    turn = [0]
 
     def call():
-        torch.sum(x, dim=dim, keepdim=False, out=out)
+        torch.sum(xs[turn[0] % copies], dim=dim, keepdim=False, out=out)
+        turn[0] += 1
 
     for _ in range(2):
         call()

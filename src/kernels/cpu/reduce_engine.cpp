@@ -195,7 +195,14 @@ void ReduceSumEngine::RunTyped(const unsigned char* in, unsigned char* out, Acc*
       return cascade.Result();
     };
     if (gpo == 1 && g.leaves == 1 && simd) {
-      // One chunk per output: runs of outputs go to the kernel together.
+      // One chunk per output: runs of outputs go to the kernel together. With one kept dim (the
+      // common case) the rows are equally spaced, and unit-stride outputs of a float type are
+      // stored by a vector kernel.
+      const bool one_kept_dim = g.kept.rank == 1;
+      const bool contiguous_out =
+          one_kept_dim && g.kept.InnerStride(1) == 1 &&
+          (out_type == ElemType::kFloat32 || out_type == ElemType::kFloat16 ||
+           out_type == ElemType::kBFloat16);
       ForTasks(g.tasks, serial, [&](int64_t t) {
         const int64_t k0 = t * g.outputs_per_task;
         const int64_t k1 = std::min(g.kept_count, k0 + g.outputs_per_task);
@@ -205,13 +212,25 @@ void ReduceSumEngine::RunTyped(const unsigned char* in, unsigned char* out, Acc*
         float sums[kBatch];
         for (int64_t k = k0; k < k1;) {
           const int64_t count = std::min(kBatch, k1 - k);
-          for (int64_t r = 0; r < count; ++r, kept.Next()) {
-            rows[r] = kept.offset(0);
-            outs[r] = kept.offset(1);
+          if (one_kept_dim) {
+            const int64_t in_stride = g.kept.InnerStride(0), out_stride = g.kept.InnerStride(1);
+            for (int64_t r = 0; r < count; ++r) {
+              rows[r] = (k + r) * in_stride;
+              outs[r] = (k + r) * out_stride;
+            }
+          } else {
+            for (int64_t r = 0; r < count; ++r, kept.Next()) {
+              rows[r] = kept.offset(0);
+              outs[r] = kept.offset(1);
+            }
           }
           SumRunRows(target_, in, rows, count, g.run_length, in_type, sums);
-          for (int64_t r = 0; r < count; ++r) {
-            StoreAcc(out + outs[r] * out_size, out_type, static_cast<Acc>(sums[r]));
+          if (contiguous_out) {
+            StoreSums(target_, sums, count, out + outs[0] * out_size, out_type);
+          } else {
+            for (int64_t r = 0; r < count; ++r) {
+              StoreAcc(out + outs[r] * out_size, out_type, static_cast<Acc>(sums[r]));
+            }
           }
           k += count;
         }

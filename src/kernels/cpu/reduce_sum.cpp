@@ -76,39 +76,132 @@ HWY_INLINE float FoldLanes(D d, hn::Vec<D> v) {
 #endif
 }
 
-template <ElemType E>
-HWY_INLINE float SumRunChunkT(const void* p, int64_t n) {
+// acc[v] += acc[v + kStep] for v < kStep, then the same with kStep / 2, .., 1 (unrolled at compile
+// time, so that the accumulators stay in registers).
+template <size_t kStep>
+HWY_INLINE void HalveVectors(VF* acc) {
+  if constexpr (kStep >= 1) {
+    for (size_t v = 0; v < kStep; ++v) acc[v] = hn::Add(acc[v], acc[v + kStep]);
+    HalveVectors<kStep / 2>(acc);
+  }
+}
+
+// The kRunLanes lane sums of the n <= kRunChunk elements at p, halved down to one vector: lane j
+// of the result holds the fold of lanes j, j + kN, j + 2 kN, ... by the halving steps h = 32 ..
+// kN (lane j += lane j + h). The steps h < kN are left to FoldLanes or FoldRows. kMayHaveTail:
+// false when n is a multiple of kRunLanes (the loop then keeps everything in registers).
+template <ElemType E, bool kMayHaveTail = true>
+HWY_INLINE VF RunChunkVector(const void* p, int64_t n) {
   const DF d;
   constexpr size_t kN = hn::MaxLanes(DF());
   constexpr size_t kVectors = kRunLanes / kN;
   static_assert(kRunLanes % kN == 0, "kRunLanes must be a multiple of every target's lanes");
   VF acc[kVectors];
+  HWY_UNROLL(16)
   for (size_t v = 0; v < kVectors; ++v) acc[v] = hn::Zero(d);
   int64_t i = 0;
   for (; i + kRunLanes <= n; i += kRunLanes) {
+    HWY_UNROLL(16)
     for (size_t v = 0; v < kVectors; ++v) {
       acc[v] = hn::Add(acc[v], LoadF<E>(d, Advance<E>(p, i + static_cast<int64_t>(v * kN))));
     }
   }
-  if (i < n) {
+  if (kMayHaveTail && i < n) {
     // The last, partial round through a zero-filled buffer: lanes past the end add +0, which
     // changes nothing (no lane is ever -0, since each starts at +0 and adds elements).
     HWY_ALIGN float tail[kRunLanes] = {};
     for (int64_t j = 0; i + j < n; ++j) tail[j] = ScalarF<E>(p, i + j);
     for (size_t v = 0; v < kVectors; ++v) acc[v] = hn::Add(acc[v], hn::Load(d, tail + v * kN));
   }
-  // Halving fold, lane j += lane j + h for h = 32 .. 1: whole vectors while h >= kN, then inside
-  // the first vector. Lanes that never received an element hold +0, so every step may run.
-  for (size_t step = kVectors / 2; step >= 1; step /= 2) {
-    for (size_t v = 0; v < step; ++v) acc[v] = hn::Add(acc[v], acc[v + step]);
+  // Halving fold, lane j += lane j + h for h = 32 .. kN on whole vectors. Lanes that never received
+  // an element hold +0, so every step may run.
+  HalveVectors<kVectors / 2>(acc);
+  return acc[0];
+}
+
+template <ElemType E>
+HWY_INLINE float SumRunChunkT(const void* p, int64_t n) {
+  return FoldLanes(DF(), RunChunkVector<E>(p, n));
+}
+
+#if HWY_TARGET != HWY_SCALAR
+// One step of the halving fold on two vectors at once. In p and q each group of 2h consecutive
+// lanes belongs to one row; the result holds, for every group of p and then of q, the h sums
+// lane j + lane j + h (the low lane first, as FoldLanes adds): groups of h lanes, rows in order.
+template <size_t kH>
+HWY_INLINE VF FoldStep(DF d, VF p, VF q) {
+  constexpr size_t kN = hn::MaxLanes(DF());
+  if constexpr (2 * kH == kN) {
+    return hn::Add(hn::ConcatLowerLower(d, q, p), hn::ConcatUpperUpper(d, q, p));
+  } else if constexpr (kH == 1) {
+    return hn::Add(hn::ConcatEven(d, q, p), hn::ConcatOdd(d, q, p));
+  } else if constexpr (kH == 2) {
+    const hn::Repartition<uint64_t, DF> du64;
+    const auto p64 = hn::BitCast(du64, p), q64 = hn::BitCast(du64, q);
+    return hn::Add(hn::BitCast(d, hn::ConcatEven(du64, q64, p64)),
+                   hn::BitCast(d, hn::ConcatOdd(du64, q64, p64)));
+  } else {
+#if HWY_TARGET == HWY_AVX3
+    static_assert(kH == 4 && kN == 16, "groups of 8 lanes: AVX-512 only");
+    // 128-bit blocks: the low block of each 8-lane group of p, then of q; and the high blocks.
+    return hn::Add(VF{_mm512_shuffle_f32x4(p.raw, q.raw, _MM_SHUFFLE(2, 0, 2, 0))},
+                   VF{_mm512_shuffle_f32x4(p.raw, q.raw, _MM_SHUFFLE(3, 1, 3, 1))});
+#else
+    static_assert(kH == 0, "no target has groups of 8 lanes in vectors other than AVX-512's");
+    return p;
+#endif
   }
-  return FoldLanes(d, acc[0]);
+}
+
+// The steps h = kH, kH / 2, .., 1 of the fold on `count` vectors (a power of two, count * kH ==
+// kN): v[0] ends up holding one sum per row.
+template <size_t kH>
+HWY_INLINE void FoldRowSteps(DF d, VF* v, size_t count) {
+  if constexpr (kH >= 1) {
+    for (size_t i = 0; i < count / 2; ++i) v[i] = FoldStep<kH>(d, v[2 * i], v[2 * i + 1]);
+    FoldRowSteps<kH / 2>(d, v, count / 2);
+  }
+}
+
+#endif  // HWY_TARGET != HWY_SCALAR
+
+// The lane folds of kN rows at once: v[r] is row r's RunChunkVector. The same additions as
+// FoldLanes on each row (lane j + lane j + h, h = kN / 2 .. 1), done with vertical adds on
+// rearranged vectors, so the bits are FoldLanes' bits; about 3 instructions a row in place of a
+// chain of log2(kN) shuffles and adds per row.
+HWY_INLINE VF FoldRows(VF* v) {
+  const DF d;
+  constexpr size_t kN = hn::MaxLanes(DF());
+#if HWY_TARGET != HWY_SCALAR
+  if constexpr (kN > 1) FoldRowSteps<kN / 2>(d, v, kN);
+#else
+  (void)d;
+  (void)kN;
+#endif
+  return v[0];
+}
+
+template <ElemType E, bool kMayHaveTail>
+void SumRunRowsT(const void* base, const int64_t* row_offsets, int64_t rows, int64_t n,
+                 float* sums) {
+  const DF d;
+  constexpr int64_t kN = static_cast<int64_t>(hn::MaxLanes(DF()));
+  int64_t r = 0;
+  for (; r + kN <= rows; r += kN) {
+    VF v[kN];
+    for (int64_t j = 0; j < kN; ++j) {
+      v[j] = RunChunkVector<E, kMayHaveTail>(Advance<E>(base, row_offsets[r + j]), n);
+    }
+    hn::StoreU(FoldRows(v), d, sums + r);
+  }
+  for (; r < rows; ++r) sums[r] = SumRunChunkT<E>(Advance<E>(base, row_offsets[r]), n);
 }
 
 template <ElemType E>
 void SumRunRowsT(const void* base, const int64_t* row_offsets, int64_t rows, int64_t n,
                  float* sums) {
-  for (int64_t r = 0; r < rows; ++r) sums[r] = SumRunChunkT<E>(Advance<E>(base, row_offsets[r]), n);
+  if (n % kRunLanes == 0) return SumRunRowsT<E, false>(base, row_offsets, rows, n, sums);
+  SumRunRowsT<E, true>(base, row_offsets, rows, n, sums);
 }
 
 void SumRunRowsImpl(const void* base, const int64_t* row_offsets, int64_t rows, int64_t n,
@@ -120,6 +213,32 @@ void SumRunRowsImpl(const void* base, const int64_t* row_offsets, int64_t rows, 
       return SumRunRowsT<ElemType::kBFloat16>(base, row_offsets, rows, n, sums);
     default:
       return SumRunRowsT<ElemType::kFloat32>(base, row_offsets, rows, n, sums);
+  }
+}
+
+// out[i] = sums[i] for i < count, in out_type (FLOAT, or FLOAT16/BFLOAT16 rounded to nearest even
+// with the conversions of convert-inl.h, which give api/dtype.h's bits).
+void StoreSumsImpl(const float* sums, int64_t count, void* out, ElemType out_type) {
+  const DF d;
+  const DU16 du16;
+  const hn::RebindToSigned<DF> di;
+  constexpr int64_t kN = static_cast<int64_t>(hn::MaxLanes(DF()));
+  int64_t i = 0;
+  if (out_type == ElemType::kFloat32) {
+    std::memcpy(out, sums, static_cast<size_t>(count) * sizeof(float));
+    return;
+  }
+  auto* o = static_cast<uint16_t*>(out);
+  if (out_type == ElemType::kBFloat16) {
+    for (; i + kN <= count; i += kN) {
+      const auto bits = cv::F32ToBf16Bits(d, hn::LoadU(d, sums + i));
+      hn::StoreU(hn::DemoteTo(du16, hn::BitCast(di, bits)), du16, o + i);
+    }
+    for (; i < count; ++i) o[i] = FloatToBFloat16(sums[i]);
+  } else {
+    for (; i + kN <= count; i += kN)
+      hn::StoreU(cv::F32ToHalves(d, hn::LoadU(d, sums + i)), du16, o + i);
+    for (; i < count; ++i) o[i] = FloatToHalf(sums[i]);
   }
 }
 
@@ -211,6 +330,12 @@ namespace openaclnn::cpu {
 HWY_EXPORT(SumRunChunkImpl);
 HWY_EXPORT(SumRunRowsImpl);
 HWY_EXPORT(SumColumnBlockImpl);
+HWY_EXPORT(StoreSumsImpl);
+
+void StoreSums(const KernelTarget& target, const float* sums, int64_t count, void* out,
+               ElemType out_type) {
+  OPENACLNN_DISPATCH(StoreSumsImpl, target)(sums, count, out, out_type);
+}
 
 float SumRunChunk(const KernelTarget& target, const void* p, int64_t n, ElemType in_type) {
   return OPENACLNN_DISPATCH(SumRunChunkImpl, target)(p, n, in_type);

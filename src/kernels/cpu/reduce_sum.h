@@ -19,6 +19,11 @@ float SumRunChunk(const KernelTarget& target, const void* p, int64_t n, ElemType
 void SumRunRows(const KernelTarget& target, const void* base, const int64_t* row_offsets,
                 int64_t rows, int64_t n, ElemType in_type, float* sums);
 
+// out[i] = sums[i] for i < count, contiguous, in out_type (FLOAT, FLOAT16 or BFLOAT16; one rounding
+// to nearest even, the bits of api/dtype.h's conversions).
+void StoreSums(const KernelTarget& target, const float* sums, int64_t count, void* out,
+               ElemType out_type);
+
 // Column order: acc[c] = x[r0][c] + x[r1][c] + ... one row after the other from +0, for c in
 // [0, width), row k starting at element row_offsets[k] of `base` and its columns contiguous.
 void SumColumnBlock(const KernelTarget& target, const void* base, const int64_t* row_offsets,

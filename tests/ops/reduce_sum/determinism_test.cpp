@@ -52,6 +52,8 @@ bool BitwiseEqual(const std::vector<double>& a, const std::vector<double>& b) {
 const Problem kProblems[] = {
     {{200, 3000}, {1}, ACL_FLOAT, ACL_FLOAT},      // inner, whole outputs per task
     {{3, 100000}, {1}, ACL_BF16, ACL_FLOAT},       // inner, chunks split over tasks
+    {{5000, 64}, {1}, ACL_BF16, ACL_BF16},         // inner, short rows folded in batches
+    {{3001, 100}, {1}, ACL_FLOAT16, ACL_FLOAT},    // inner, short rows with a partial round
     {{300000}, {0}, ACL_FLOAT16, ACL_FLOAT16},     // all, one output over 64 tasks
     {{30000, 20}, {0}, ACL_FLOAT, ACL_FLOAT},      // outer, partial sums per leaf group
     {{2000, 700}, {0}, ACL_BF16, ACL_BF16},        // outer, tiles
