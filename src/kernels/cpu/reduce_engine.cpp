@@ -281,7 +281,39 @@ void ReduceSumEngine::RunTyped(const unsigned char* in, unsigned char* out, Acc*
     const int64_t l1 = std::min(g.leaves, l0 + g.group_leaves);
     ColumnCascade<Acc> cascade(width, l1 - l0);
     std::vector<Acc> acc(static_cast<size_t>(width));
+    // The tile's sums (the cascade's result) to the outputs, or to the partial sums of its group.
+    auto FinishTile = [&](const ColumnCascade<Acc>& leaves, Acc* sums) {
+      leaves.Result(sums);
+      if (gpo == 1) {
+        for (int64_t c = 0; c < width; ++c) {
+          StoreAcc(out + (outer_offsets[1] + (c0 + c) * g.column_out_stride) * out_size, out_type,
+                   sums[c]);
+        }
+      } else {
+        for (int64_t c = 0; c < width; ++c) {
+          partials[(outer * g.columns + c0 + c) * gpo + group] = sums[c];
+        }
+      }
+    };
     int64_t rows[kColumnBlock];
+    if constexpr (std::is_same_v<Acc, float>) {
+      if (simd_columns && g.reduced.rank == 1) {
+        // Equally spaced rows: several blocks a call (narrow tiles sum them side by side).
+        constexpr int64_t kBlocksPerCall = 8;
+        const int64_t row_stride = g.reduced.InnerStride(0);
+        std::vector<float> blocks(static_cast<size_t>(kBlocksPerCall * width));
+        for (int64_t l = l0; l < l1; l += kBlocksPerCall) {
+          const int64_t count = std::min(kBlocksPerCall, l1 - l);
+          const int64_t rows = std::min(count * kColumnBlock, g.reduced_count - l * kColumnBlock);
+          SumColumnBlocksStrided(target_,
+                                 in + (first_column + l * kColumnBlock * row_stride) * in_size,
+                                 row_stride, rows, width, in_type, blocks.data());
+          for (int64_t b = 0; b < count; ++b) cascade.Push(blocks.data() + b * width);
+        }
+        FinishTile(cascade, acc.data());
+        return;
+      }
+    }
     LayoutOdometer<1> reduced(g.reduced, false, l0 * kColumnBlock);
     for (int64_t l = l0; l < l1; ++l) {
       const int64_t count = std::min(kColumnBlock, g.reduced_count - l * kColumnBlock);
@@ -306,17 +338,7 @@ void ReduceSumEngine::RunTyped(const unsigned char* in, unsigned char* out, Acc*
       }
       cascade.Push(acc.data());
     }
-    cascade.Result(acc.data());
-    if (gpo == 1) {
-      for (int64_t c = 0; c < width; ++c) {
-        StoreAcc(out + (outer_offsets[1] + (c0 + c) * g.column_out_stride) * out_size, out_type,
-                 acc[c]);
-      }
-    } else {
-      for (int64_t c = 0; c < width; ++c) {
-        partials[(outer * g.columns + c0 + c) * gpo + group] = acc[c];
-      }
-    }
+    FinishTile(cascade, acc.data());
   });
   if (gpo > 1) {
     // Each output's groups are summed on their own: about 2^14 partial sums a task.

@@ -7,6 +7,7 @@
 #pragma GCC optimize("fp-contract=off")
 #endif
 
+#include <algorithm>
 #include <cstring>
 
 #include "api/dtype.h"
@@ -308,6 +309,102 @@ void SumColumnBlockT(const void* base, const int64_t* row_offsets, int64_t rows,
   }
 }
 
+// Narrow tiles (kW vectors of columns): kB blocks summed at once, each block's columns in their
+// own accumulators (registers), so that kB * kW addition chains run side by side where one block
+// alone would wait on the latency of its kW chains. Every column still adds its block's rows one
+// after the other from +0. Blocks of kColumnBlock rows, row k at element k * row_stride of base.
+template <ElemType E, int64_t kW, int64_t kB>
+HWY_INLINE void NarrowBlocksT(const void* base, int64_t row_stride, float* acc, int64_t width) {
+  const DF d;
+  constexpr int64_t kN = static_cast<int64_t>(hn::MaxLanes(DF()));
+  VF a[kB][kW];
+  HWY_UNROLL(16)
+  for (int64_t b = 0; b < kB; ++b) {
+    HWY_UNROLL(16)
+    for (int64_t w = 0; w < kW; ++w) a[b][w] = hn::Zero(d);
+  }
+  for (int64_t r = 0; r < kColumnBlock; ++r) {
+    HWY_UNROLL(16)
+    for (int64_t b = 0; b < kB; ++b) {
+      const void* row = Advance<E>(base, (b * kColumnBlock + r) * row_stride);
+      HWY_UNROLL(16)
+      for (int64_t w = 0; w < kW; ++w)
+        a[b][w] = hn::Add(a[b][w], LoadF<E>(d, Advance<E>(row, w * kN)));
+    }
+  }
+  HWY_UNROLL(16)
+  for (int64_t b = 0; b < kB; ++b) {
+    HWY_UNROLL(16)
+    for (int64_t w = 0; w < kW; ++w) hn::StoreU(a[b][w], d, acc + b * width + w * kN);
+  }
+}
+
+template <ElemType E, int64_t kW>
+void NarrowColumnBlocksT(const void* base, int64_t row_stride, int64_t rows, int64_t width,
+                         float* acc) {
+  constexpr int64_t kN = static_cast<int64_t>(hn::MaxLanes(DF()));
+  constexpr int64_t kB = kW == 1 ? 8 : kW == 2 ? 4 : 2;
+  const int64_t full_blocks = rows / kColumnBlock;
+  int64_t b = 0;
+  for (; b + kB <= full_blocks; b += kB) {
+    NarrowBlocksT<E, kW, kB>(Advance<E>(base, b * kColumnBlock * row_stride), row_stride,
+                             acc + b * width, width);
+  }
+  for (; b < full_blocks; ++b) {
+    NarrowBlocksT<E, kW, 1>(Advance<E>(base, b * kColumnBlock * row_stride), row_stride,
+                            acc + b * width, width);
+  }
+  // The short last block, and the columns past the last whole vector, one row after the other.
+  const int64_t blocks = (rows + kColumnBlock - 1) / kColumnBlock;
+  for (int64_t bl = 0; bl < blocks; ++bl) {
+    const int64_t r0 = bl * kColumnBlock, r1 = std::min(rows, r0 + kColumnBlock);
+    const int64_t c0 = bl < full_blocks ? kW * kN : 0;
+    for (int64_t c = c0; c < width; ++c) {
+      float sum = 0.0f;
+      for (int64_t r = r0; r < r1; ++r) sum += ScalarF<E>(base, r * row_stride + c);
+      acc[bl * width + c] = sum;
+    }
+  }
+}
+
+// Column order with equally spaced rows: the blocks of `rows` rows (kColumnBlock each, the last
+// possibly shorter), block b's column sums into acc[b * width, (b + 1) * width).
+template <ElemType E>
+void SumColumnBlocksStridedT(const void* base, int64_t row_stride, int64_t rows, int64_t width,
+                             float* acc) {
+  constexpr int64_t kN = static_cast<int64_t>(hn::MaxLanes(DF()));
+  switch (width / kN) {
+    case 1:
+      return NarrowColumnBlocksT<E, 1>(base, row_stride, rows, width, acc);
+    case 2:
+      return NarrowColumnBlocksT<E, 2>(base, row_stride, rows, width, acc);
+    case 3:
+      return NarrowColumnBlocksT<E, 3>(base, row_stride, rows, width, acc);
+    case 4:
+      return NarrowColumnBlocksT<E, 4>(base, row_stride, rows, width, acc);
+    default:
+      break;
+  }
+  int64_t offsets[kColumnBlock];
+  for (int64_t r0 = 0, b = 0; r0 < rows; r0 += kColumnBlock, ++b) {
+    const int64_t count = std::min(kColumnBlock, rows - r0);
+    for (int64_t r = 0; r < count; ++r) offsets[r] = (r0 + r) * row_stride;
+    SumColumnBlockT<E>(base, offsets, count, width, acc + b * width);
+  }
+}
+
+void SumColumnBlocksStridedImpl(const void* base, int64_t row_stride, int64_t rows, int64_t width,
+                                ElemType in_type, float* acc) {
+  switch (in_type) {
+    case ElemType::kFloat16:
+      return SumColumnBlocksStridedT<ElemType::kFloat16>(base, row_stride, rows, width, acc);
+    case ElemType::kBFloat16:
+      return SumColumnBlocksStridedT<ElemType::kBFloat16>(base, row_stride, rows, width, acc);
+    default:
+      return SumColumnBlocksStridedT<ElemType::kFloat32>(base, row_stride, rows, width, acc);
+  }
+}
+
 void SumColumnBlockImpl(const void* base, const int64_t* row_offsets, int64_t rows, int64_t width,
                         ElemType in_type, float* acc) {
   switch (in_type) {
@@ -331,6 +428,13 @@ HWY_EXPORT(SumRunChunkImpl);
 HWY_EXPORT(SumRunRowsImpl);
 HWY_EXPORT(SumColumnBlockImpl);
 HWY_EXPORT(StoreSumsImpl);
+HWY_EXPORT(SumColumnBlocksStridedImpl);
+
+void SumColumnBlocksStrided(const KernelTarget& target, const void* base, int64_t row_stride,
+                            int64_t rows, int64_t width, ElemType in_type, float* acc) {
+  OPENACLNN_DISPATCH(SumColumnBlocksStridedImpl, target)
+  (base, row_stride, rows, width, in_type, acc);
+}
 
 void StoreSums(const KernelTarget& target, const float* sums, int64_t count, void* out,
                ElemType out_type) {

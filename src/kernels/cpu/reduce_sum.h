@@ -29,4 +29,11 @@ void StoreSums(const KernelTarget& target, const float* sums, int64_t count, voi
 void SumColumnBlock(const KernelTarget& target, const void* base, const int64_t* row_offsets,
                     int64_t rows, int64_t width, ElemType in_type, float* acc);
 
+// The same sums for consecutive blocks of equally spaced rows: `rows` rows, row k at element
+// k * row_stride of `base`, cut into blocks of kColumnBlock (the last one possibly shorter); block
+// b's sums go to acc[b * width + c]. Narrow tiles sum several blocks at once (same order per
+// block).
+void SumColumnBlocksStrided(const KernelTarget& target, const void* base, int64_t row_stride,
+                            int64_t rows, int64_t width, ElemType in_type, float* acc);
+
 }  // namespace openaclnn::cpu
