@@ -11,8 +11,8 @@
 // single-buffer figures jump between 24 and 130 GB/s from one row to the next. So each input lives
 // in several copies, kRotationBytes in all, and consecutive calls (the operator's and the stream's
 // alike, and PyTorch's in the Python script) read consecutive copies: every call reads its bytes
-// from memory. The operator and the stream are timed in alternation, repetition by repetition, so
-// that both see the same background load, and each figure is the median of its repetitions.
+// from memory. The operator and the stream are timed in alternation, call by call, so that both
+// see the same background load, and each figure is the median of its calls.
 // The last line sums the table up for scripts: the median fraction of the stream bandwidth and the
 // geometric mean speed-up over PyTorch.
 //
@@ -84,36 +84,32 @@ double Now() {
 // of the machines measured, so that no copy is still cached when its turn comes again.
 constexpr size_t kRotationBytes = size_t{256} << 20;
 
-// Seconds per call of `fn(i)`, i counting calls: at least min_time of calls per repetition.
-double SecondsPerCall(const std::function<void(int64_t)>& fn, int64_t* counter, double min_time) {
-  int calls = 0;
-  const double t0 = Now();
-  double t1 = t0;
-  do {
-    fn((*counter)++);
-    ++calls;
-    t1 = Now();
-  } while (t1 - t0 < min_time);
-  return (t1 - t0) / calls;
-}
-
 double Median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const size_t n = v.size();
   return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-// Median seconds per call of `a` and of `b`, their repetitions alternating after a warm-up.
+// Median seconds of one call of `a` and of one call of `b`, the calls alternating (a, b, a, b,
+// ...; call i of each gets i) after a warm-up, for at least `min_pairs` pairs and `seconds` in
+// all: both see the same background load, down to the scheduler's time slices.
 void AlternatingMedians(const std::function<void(int64_t)>& a,
-                        const std::function<void(int64_t)>& b, int reps, double min_time,
+                        const std::function<void(int64_t)>& b, int min_pairs, double seconds,
                         double* a_seconds, double* b_seconds) {
-  int64_t ca = 0, cb = 0;
-  SecondsPerCall(a, &ca, min_time / 2);
-  SecondsPerCall(b, &cb, min_time / 2);
+  for (int64_t i = 0; i < 2; ++i) {
+    a(i);
+    b(i);
+  }
   std::vector<double> ta, tb;
-  for (int r = 0; r < reps; ++r) {
-    ta.push_back(SecondsPerCall(a, &ca, min_time));
-    tb.push_back(SecondsPerCall(b, &cb, min_time));
+  const double start = Now();
+  for (int64_t i = 2; static_cast<int>(ta.size()) < min_pairs || Now() - start < seconds; ++i) {
+    const double t0 = Now();
+    a(i);
+    const double t1 = Now();
+    b(i);
+    const double t2 = Now();
+    ta.push_back(t1 - t0);
+    tb.push_back(t2 - t1);
   }
   *a_seconds = Median(ta);
   *b_seconds = Median(tb);
@@ -177,8 +173,8 @@ struct Result {
   double ours = 0, stream = 0, bytes = 0;
 };
 
-Result Measure(const ReduceShape& s, aclDataType dt, aclrtStream stream, int reps,
-               double min_time) {
+Result Measure(const ReduceShape& s, aclDataType dt, aclrtStream stream, int pairs,
+               double seconds) {
   const int64_t n = s.Numel();
   const std::vector<int64_t> out_dims = s.OutDims();
   int64_t out_n = 1;
@@ -223,7 +219,7 @@ Result Measure(const ReduceShape& s, aclDataType dt, aclrtStream stream, int rep
         [&](int64_t i) {
           sink = sink + StreamPass(x[static_cast<size_t>(i) % copies], in_bytes, &sums);
         },
-        reps, min_time, &r.ours, &stream_seconds);
+        pairs, seconds, &r.ours, &stream_seconds);
     r.stream = stream_seconds * r.bytes / static_cast<double>(in_bytes);
     if (workspace != nullptr) aclrtFree(workspace);
   } else {
@@ -257,8 +253,9 @@ int main(int argc, char** argv) {
   } else {
     for (int i = 0; i < static_cast<int>(std::size(kShapes)); ++i) shapes.push_back(i);
   }
-  const int reps = args.quick ? 3 : 7;
-  const double min_time = args.quick ? 0.05 : 0.2;
+  // Alternating pairs of calls (operator, stream) per row: at least this many, and this long.
+  const int pairs = args.quick ? 15 : 101;
+  const double seconds = args.quick ? 0.2 : 2.0;
   std::string torch_version;
   const std::map<std::string, double> torch =
       openaclnn::bench::ReadTorchResults(args.torch_path, &torch_version);
@@ -276,7 +273,7 @@ int main(int argc, char** argv) {
   for (int si : shapes) {
     for (aclDataType dt : {ACL_FLOAT, ACL_BF16}) {
       const ReduceShape& s = kShapes[si];
-      const Result r = Measure(s, dt, stream, reps, min_time);
+      const Result r = Measure(s, dt, stream, pairs, seconds);
       if (r.ours <= 0) continue;
       const double gbs = r.bytes / r.ours / 1e9, stream_gbs = r.bytes / r.stream / 1e9;
       min_fraction = std::min(min_fraction, gbs / stream_gbs);
