@@ -10,11 +10,11 @@
 // partly cached (by how much depends on the access order and on the other processes), which made
 // single-buffer figures jump between 24 and 130 GB/s from one row to the next. So each input lives
 // in several copies, kRotationBytes in all, and consecutive calls (the operator's and the stream's
-// alike, and PyTorch's in the Python script) read consecutive copies: every call reads its bytes
-// from memory. The operator and the stream are timed in alternation, call by call, so that both
-// see the same background load, and each figure is the median of its calls.
-// The last line sums the table up for scripts: the median fraction of the stream bandwidth and the
-// geometric mean speed-up over PyTorch.
+// alike, interleaved, and PyTorch's in the Python script) read consecutive copies: every call
+// reads its bytes from memory, never the bytes the call before it has just read. The operator and
+// the stream are timed in alternation, call by call, so that both see the same background load, and
+// each figure is the median of its calls. The last line sums the table up for scripts: the median
+// fraction of the stream bandwidth and the geometric mean speed-up over PyTorch.
 //
 //   bench_reduce_sum [--quick] [--shape=INDEX] [--torch_results=FILE]
 // --quick: three shapes (inner, outer, middle), short repetitions; --shape: one shape only.
@@ -181,7 +181,9 @@ Result Measure(const ReduceShape& s, aclDataType dt, aclrtStream stream, int pai
   for (int64_t d : out_dims) out_n *= d;
   const size_t esize = openaclnn::DTypeSize(dt);
   const size_t in_bytes = static_cast<size_t>(n) * esize;
-  const size_t copies = std::max<size_t>(2, (kRotationBytes + in_bytes - 1) / in_bytes);
+  // Call i of the operator reads copy 2i, call i of the stream copy 2i + 1 (modulo copies, at
+  // least 4): between two reads of a copy come reads of three others, 96 MiB at the least.
+  const size_t copies = std::max<size_t>(4, (kRotationBytes + in_bytes - 1) / in_bytes);
   std::vector<void*> x(copies, nullptr);
   void* y = nullptr;
   for (void*& c : x) aclrtMalloc(&c, in_bytes, ACL_MEM_MALLOC_HUGE_FIRST);
@@ -212,12 +214,12 @@ Result Measure(const ReduceShape& s, aclDataType dt, aclrtStream stream, int pai
     double stream_seconds = 0;
     AlternatingMedians(
         [&](int64_t i) {
-          aclnnReduceSum(workspace, ws, ex[static_cast<size_t>(i) % copies], stream);
+          aclnnReduceSum(workspace, ws, ex[static_cast<size_t>(2 * i) % copies], stream);
           aclrtSynchronizeStream(stream);
         },
         // The same bytes read by the stream kernel (the output is small next to the input).
         [&](int64_t i) {
-          sink = sink + StreamPass(x[static_cast<size_t>(i) % copies], in_bytes, &sums);
+          sink = sink + StreamPass(x[static_cast<size_t>(2 * i + 1) % copies], in_bytes, &sums);
         },
         pairs, seconds, &r.ours, &stream_seconds);
     r.stream = stream_seconds * r.bytes / static_cast<double>(in_bytes);

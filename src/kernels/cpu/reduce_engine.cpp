@@ -291,7 +291,7 @@ void ReduceSumEngine::RunTyped(const unsigned char* in, unsigned char* out, Acc*
         }
       } else {
         for (int64_t c = 0; c < width; ++c) {
-          partials[(outer * g.columns + c0 + c) * gpo + group] = sums[c];
+          partials[group * g.kept_count + outer * g.columns + c0 + c] = sums[c];
         }
       }
     };
@@ -341,15 +341,32 @@ void ReduceSumEngine::RunTyped(const unsigned char* in, unsigned char* out, Acc*
     FinishTile(cascade, acc.data());
   });
   if (gpo > 1) {
-    // Each output's groups are summed on their own: about 2^14 partial sums a task.
+    // The groups of each output summed with the pairwise tree. The partial sums are stored group
+    // by group (partials[group * kept_count + k]), so that a task runs the tree over a range of
+    // outputs at once, one vector addition per node (the additions PairwiseSum makes per output):
+    // about 2^14 partial sums a task.
     const int64_t per_task = std::max<int64_t>(1, (int64_t{1} << 14) / gpo);
     ForTasks((g.kept_count + per_task - 1) / per_task, serial, [&](int64_t t) {
       const int64_t k0 = t * per_task, k1 = std::min(g.kept_count, k0 + per_task);
+      const int64_t width = k1 - k0;
+      ColumnCascade<Acc> cascade(width, gpo);
+      std::vector<Acc> sums(static_cast<size_t>(width));
+      for (int64_t group = 0; group < gpo; ++group) {
+        std::memcpy(sums.data(), partials + group * g.kept_count + k0,
+                    sizeof(Acc) * static_cast<size_t>(width));
+        cascade.Push(sums.data());
+      }
+      cascade.Result(sums.data());
+      int64_t outer = k0 / g.columns, column = k0 % g.columns;
+      int64_t outer_offsets[2];
+      OffsetsAt(g.kept_outer, outer, outer_offsets);
       for (int64_t k = k0; k < k1; ++k) {
-        int64_t outer_offsets[2];
-        OffsetsAt(g.kept_outer, k / g.columns, outer_offsets);
-        StoreAcc(out + (outer_offsets[1] + k % g.columns * g.column_out_stride) * out_size,
-                 out_type, PairwiseSum(partials + k * gpo, gpo));
+        StoreAcc(out + (outer_offsets[1] + column * g.column_out_stride) * out_size, out_type,
+                 sums[k - k0]);
+        if (++column == g.columns && k + 1 < k1) {
+          column = 0;
+          OffsetsAt(g.kept_outer, ++outer, outer_offsets);
+        }
       }
     });
   }
