@@ -254,7 +254,9 @@ float SumRunChunkImpl(const void* p, int64_t n, ElemType in_type) {
   }
 }
 
-template <ElemType E>
+// kPrefetch: fetch the next sweep's rows ahead (rows apart in memory); off where the block's rows
+// follow one another (one contiguous stream, which the hardware prefetchers follow by themselves).
+template <ElemType E, bool kPrefetch = true>
 void SumColumnBlockT(const void* base, const int64_t* row_offsets, int64_t rows, int64_t width,
                      float* acc) {
   const DF d;
@@ -270,7 +272,7 @@ void SumColumnBlockT(const void* base, const int64_t* row_offsets, int64_t rows,
     const void* p3 = Advance<E>(base, row_offsets[r + 3]);
     // The next sweep's rows are fetched while this one runs: a row's part of a tile is a few KiB,
     // too short for the hardware prefetchers to run ahead across rows. Timing only.
-    const bool ahead = r + 8 <= rows;
+    const bool ahead = kPrefetch && r + 8 <= rows;
     const void* q0 = ahead ? Advance<E>(base, row_offsets[r + 4]) : p0;
     const void* q1 = ahead ? Advance<E>(base, row_offsets[r + 5]) : p1;
     const void* q2 = ahead ? Advance<E>(base, row_offsets[r + 6]) : p2;
@@ -389,7 +391,11 @@ void SumColumnBlocksStridedT(const void* base, int64_t row_stride, int64_t rows,
   for (int64_t r0 = 0, b = 0; r0 < rows; r0 += kColumnBlock, ++b) {
     const int64_t count = std::min(kColumnBlock, rows - r0);
     for (int64_t r = 0; r < count; ++r) offsets[r] = (r0 + r) * row_stride;
-    SumColumnBlockT<E>(base, offsets, count, width, acc + b * width);
+    if (row_stride == width) {
+      SumColumnBlockT<E, false>(base, offsets, count, width, acc + b * width);
+    } else {
+      SumColumnBlockT<E, true>(base, offsets, count, width, acc + b * width);
+    }
   }
 }
 
