@@ -263,6 +263,26 @@ void SumColumnBlockT(const void* base, const int64_t* row_offsets, int64_t rows,
   constexpr int64_t kN = static_cast<int64_t>(hn::MaxLanes(DF()));
   for (int64_t c = 0; c < width; ++c) acc[c] = 0.0f;
   int64_t r = 0;
+  if constexpr (!kPrefetch) {
+    // Eight rows per sweep: acc + x0 + ... + x7, one addition after the other (the order of one
+    // row at a time), an eighth of the accumulator traffic.
+    for (; r + 8 <= rows; r += 8) {
+      const void* p[8];
+      for (int k = 0; k < 8; ++k) p[k] = Advance<E>(base, row_offsets[r + k]);
+      int64_t c = 0;
+      for (; c + kN <= width; c += kN) {
+        VF a = hn::LoadU(d, acc + c);
+        HWY_UNROLL(8)
+        for (int k = 0; k < 8; ++k) a = hn::Add(a, LoadF<E>(d, Advance<E>(p[k], c)));
+        hn::StoreU(a, d, acc + c);
+      }
+      for (; c < width; ++c) {
+        float a = acc[c];
+        for (int k = 0; k < 8; ++k) a += ScalarF<E>(p[k], c);
+        acc[c] = a;
+      }
+    }
+  }
   // Four rows per sweep over the columns: acc + x0 + x1 + x2 + x3, one addition after the other,
   // the order of one row at a time with a quarter of the accumulator traffic.
   for (; r + 4 <= rows; r += 4) {
