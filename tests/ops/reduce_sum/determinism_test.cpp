@@ -57,6 +57,8 @@ const Problem kProblems[] = {
     {{300000}, {0}, ACL_FLOAT16, ACL_FLOAT16},     // all, one output over 64 tasks
     {{30000, 20}, {0}, ACL_FLOAT, ACL_FLOAT},      // outer, partial sums per leaf group
     {{2000, 700}, {0}, ACL_BF16, ACL_BF16},        // outer, tiles
+    {{1001, 300}, {0}, ACL_BF16, ACL_FLOAT},       // outer, BF16 column pairs, short last sweep
+    {{4000, 16}, {0}, ACL_BF16, ACL_BF16},         // outer, narrow tile, blocks side by side
     {{16, 1000, 40}, {1}, ACL_FLOAT, ACL_FLOAT},   // middle
     {{50, 60, 70}, {0, 2}, ACL_FLOAT, ACL_FLOAT},  // several: runs with outer reduced dims
     {{100000, 3}, {0}, ACL_FLOAT, ACL_BF16},       // FLOAT to BFLOAT16: scalar loop
