@@ -13,7 +13,9 @@
 // alike, interleaved, and PyTorch's in the Python script) read consecutive copies: every call
 // reads its bytes from memory, never the bytes the call before it has just read. The operator and
 // the stream are timed in alternation, call by call, so that both see the same background load, and
-// each figure is the median of its calls. The last line sums the table up for scripts: the median
+// each time is the median of its calls; "of stream" is the median over the pairs of calls of the
+// operator's bandwidth over the stream's (the machine's bandwidth may change during a row; the two
+// calls of a pair see the same). The last line sums the table up for scripts: the median
 // fraction of the stream bandwidth and the geometric mean speed-up over PyTorch.
 //
 //   bench_reduce_sum [--quick] [--shape=INDEX] [--torch_results=FILE]
@@ -92,15 +94,17 @@ double Median(std::vector<double> v) {
 
 // Median seconds of one call of `a` and of one call of `b`, the calls alternating (a, b, a, b,
 // ...; call i of each gets i) after a warm-up, for at least `min_pairs` pairs and `seconds` in
-// all: both see the same background load, down to the scheduler's time slices.
+// all: both see the same background load, down to the scheduler's time slices. `b_over_a`: the
+// median over the pairs of b's time over a's, the figure that stays put when the machine's
+// bandwidth changes during the run (on a shared machine it moves between about 20 and 50 GB/s).
 void AlternatingMedians(const std::function<void(int64_t)>& a,
                         const std::function<void(int64_t)>& b, int min_pairs, double seconds,
-                        double* a_seconds, double* b_seconds) {
+                        double* a_seconds, double* b_seconds, double* b_over_a) {
   for (int64_t i = 0; i < 2; ++i) {
     a(i);
     b(i);
   }
-  std::vector<double> ta, tb;
+  std::vector<double> ta, tb, ratio;
   const double start = Now();
   for (int64_t i = 2; static_cast<int>(ta.size()) < min_pairs || Now() - start < seconds; ++i) {
     const double t0 = Now();
@@ -110,9 +114,11 @@ void AlternatingMedians(const std::function<void(int64_t)>& a,
     const double t2 = Now();
     ta.push_back(t1 - t0);
     tb.push_back(t2 - t1);
+    ratio.push_back((t2 - t1) / (t1 - t0));
   }
   *a_seconds = Median(ta);
   *b_seconds = Median(tb);
+  *b_over_a = Median(ratio);
 }
 
 __attribute__((target("avx512f"))) float SumBlockAvx512(const float* p, int64_t n) {
@@ -171,6 +177,7 @@ aclTensor* Make(const std::vector<int64_t>& dims, aclDataType dt, void* data) {
 
 struct Result {
   double ours = 0, stream = 0, bytes = 0;
+  double fraction = 0;  // of the stream bandwidth: the median over the pairs of calls
 };
 
 Result Measure(const ReduceShape& s, aclDataType dt, aclrtStream stream, int pairs,
@@ -221,8 +228,11 @@ Result Measure(const ReduceShape& s, aclDataType dt, aclrtStream stream, int pai
         [&](int64_t i) {
           sink = sink + StreamPass(x[static_cast<size_t>(2 * i + 1) % copies], in_bytes, &sums);
         },
-        pairs, seconds, &r.ours, &stream_seconds);
-    r.stream = stream_seconds * r.bytes / static_cast<double>(in_bytes);
+        pairs, seconds, &r.ours, &stream_seconds, &r.fraction);
+    // The stream's time scaled to the operator's bytes (input and output).
+    const double scale = r.bytes / static_cast<double>(in_bytes);
+    r.stream = stream_seconds * scale;
+    r.fraction *= scale;
     if (workspace != nullptr) aclrtFree(workspace);
   } else {
     std::fprintf(stderr, "%s: %s\n", s.Label().c_str(), aclGetRecentErrMsg());
@@ -278,8 +288,8 @@ int main(int argc, char** argv) {
       const Result r = Measure(s, dt, stream, pairs, seconds);
       if (r.ours <= 0) continue;
       const double gbs = r.bytes / r.ours / 1e9, stream_gbs = r.bytes / r.stream / 1e9;
-      min_fraction = std::min(min_fraction, gbs / stream_gbs);
-      fractions.push_back(gbs / stream_gbs);
+      min_fraction = std::min(min_fraction, r.fraction);
+      fractions.push_back(r.fraction);
       char torch_cell[64] = "-", torch_ratio[64] = "-";
       const auto th = torch.find(std::to_string(si) + "/" + (dt == ACL_BF16 ? "bf16" : "f32"));
       if (th != torch.end()) {
@@ -290,7 +300,7 @@ int main(int argc, char** argv) {
       }
       std::printf("| %s | %s | %s | %.3f | %.1f | %.1f | %.0f %% | %s | %s |\n", s.Label().c_str(),
                   s.kind, dt == ACL_BF16 ? "BF16" : "FLOAT", r.ours * 1e3, gbs, stream_gbs,
-                  100.0 * gbs / stream_gbs, torch_cell, torch_ratio);
+                  100.0 * r.fraction, torch_cell, torch_ratio);
       std::fflush(stdout);
     }
   }
