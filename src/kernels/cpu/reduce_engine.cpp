@@ -282,7 +282,7 @@ void ReduceSumEngine::RunTyped(const unsigned char* in, unsigned char* out, Acc*
     ColumnCascade<Acc> cascade(width, l1 - l0);
     std::vector<Acc> acc(static_cast<size_t>(width));
     // The tile's sums (the cascade's result) to the outputs, or to the partial sums of its group.
-    auto FinishTile = [&](const ColumnCascade<Acc>& leaves, Acc* sums) {
+    auto finish_tile = [&](const ColumnCascade<Acc>& leaves, Acc* sums) {
       leaves.Result(sums);
       if (gpo == 1) {
         for (int64_t c = 0; c < width; ++c) {
@@ -304,13 +304,14 @@ void ReduceSumEngine::RunTyped(const unsigned char* in, unsigned char* out, Acc*
         std::vector<float> blocks(static_cast<size_t>(kBlocksPerCall * width));
         for (int64_t l = l0; l < l1; l += kBlocksPerCall) {
           const int64_t count = std::min(kBlocksPerCall, l1 - l);
-          const int64_t rows = std::min(count * kColumnBlock, g.reduced_count - l * kColumnBlock);
+          const int64_t row_count =
+              std::min(count * kColumnBlock, g.reduced_count - l * kColumnBlock);
           SumColumnBlocksStrided(target_,
                                  in + (first_column + l * kColumnBlock * row_stride) * in_size,
-                                 row_stride, rows, width, in_type, blocks.data());
+                                 row_stride, row_count, width, in_type, blocks.data());
           for (int64_t b = 0; b < count; ++b) cascade.Push(blocks.data() + b * width);
         }
-        FinishTile(cascade, acc.data());
+        finish_tile(cascade, acc.data());
         return;
       }
     }
@@ -338,7 +339,7 @@ void ReduceSumEngine::RunTyped(const unsigned char* in, unsigned char* out, Acc*
       }
       cascade.Push(acc.data());
     }
-    FinishTile(cascade, acc.data());
+    finish_tile(cascade, acc.data());
   });
   if (gpo > 1) {
     // The groups of each output summed with the pairwise tree. The partial sums are stored group
