@@ -1,10 +1,22 @@
-// aclnnReduceSum on inputs beyond L2 (16M elements), FLOAT and BFLOAT16 (out in the input dtype),
-// over inner, outer and middle dims, plus all dims. For each shape: the median time of phase 2
-// plus synchronisation on a repeatable executor; GB/s counting the input read and the output
-// written; the stream bandwidth of a multi-threaded read-and-sum of a buffer of the input's size
-// run in the same process on the pool's threads (fixed 64 KiB blocks, AVX2 or AVX-512); the
-// fraction of it the operator reaches; and, with --torch_results=FILE (written by
-// bench/bench_reduce_sum.py), PyTorch's torch.sum(x, dim, keepdim, out=) on the same shapes.
+// aclnnReduceSum on inputs beyond the last-level cache (16M elements), FLOAT and BFLOAT16 (out in
+// the input dtype), over inner, outer and middle dims, plus all dims. For each shape: the median
+// time of phase 2 plus synchronisation; GB/s counting the input read and the output written; the
+// stream bandwidth of a multi-threaded read-and-sum of the same number of bytes on the pool's
+// threads (one contiguous span per thread, AVX2 or AVX-512); the fraction of it the operator
+// reaches; and, with --torch_results=FILE (written by bench/bench_reduce_sum.py), PyTorch's
+// torch.sum(x, dim, keepdim, out=) on the same shapes.
+//
+// Fairness: a 32 MiB BFLOAT16 input is about one L3's size, and a buffer read again and again stays
+// partly cached (by how much depends on the access order and on the other processes), which made
+// single-buffer figures jump between 24 and 130 GB/s from one row to the next. So each input lives
+// in several copies, kRotationBytes in all, and consecutive calls (the operator's and the stream's
+// alike, interleaved, and PyTorch's in the Python script) read consecutive copies: every call
+// reads its bytes from memory, never the bytes the call before it has just read. The operator and
+// the stream are timed in alternation, call by call, so that both see the same background load, and
+// each time is the median of its calls; "of stream" is the median over the pairs of calls of the
+// operator's bandwidth over the stream's (the machine's bandwidth may change during a row; the two
+// calls of a pair see the same). The last line sums the table up for scripts: the median
+// fraction of the stream bandwidth and the geometric mean speed-up over PyTorch.
 //
 //   bench_reduce_sum [--quick] [--shape=INDEX] [--torch_results=FILE]
 // --quick: three shapes (inner, outer, middle), short repetitions; --shape: one shape only.
@@ -14,6 +26,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <random>
@@ -69,22 +82,43 @@ double Now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-double MedianSeconds(const std::function<void()>& fn, int reps, double min_time) {
-  fn();  // warm-up
-  std::vector<double> times;
-  for (int r = 0; r < reps; ++r) {
-    int calls = 0;
-    const double t0 = Now();
-    double t1 = t0;
-    do {
-      fn();
-      ++calls;
-      t1 = Now();
-    } while (t1 - t0 < min_time);
-    times.push_back((t1 - t0) / calls);
+// Bytes of the copies of one input that calls rotate over: 8x the 32 MiB L3 of one CPU complex
+// of the machines measured, so that no copy is still cached when its turn comes again.
+constexpr size_t kRotationBytes = size_t{256} << 20;
+
+double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// Median seconds of one call of `a` and of one call of `b`, the calls alternating (a, b, a, b,
+// ...; call i of each gets i) after a warm-up, for at least `min_pairs` pairs and `seconds` in
+// all: both see the same background load, down to the scheduler's time slices. `b_over_a`: the
+// median over the pairs of b's time over a's, the figure that stays put when the machine's
+// bandwidth changes during the run (on a shared machine it moves between about 20 and 50 GB/s).
+void AlternatingMedians(const std::function<void(int64_t)>& a,
+                        const std::function<void(int64_t)>& b, int min_pairs, double seconds,
+                        double* a_seconds, double* b_seconds, double* b_over_a) {
+  for (int64_t i = 0; i < 2; ++i) {
+    a(i);
+    b(i);
   }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
+  std::vector<double> ta, tb, ratio;
+  const double start = Now();
+  for (int64_t i = 2; static_cast<int>(ta.size()) < min_pairs || Now() - start < seconds; ++i) {
+    const double t0 = Now();
+    a(i);
+    const double t1 = Now();
+    b(i);
+    const double t2 = Now();
+    ta.push_back(t1 - t0);
+    tb.push_back(t2 - t1);
+    ratio.push_back((t2 - t1) / (t1 - t0));
+  }
+  *a_seconds = Median(ta);
+  *b_seconds = Median(tb);
+  *b_over_a = Median(ratio);
 }
 
 __attribute__((target("avx512f"))) float SumBlockAvx512(const float* p, int64_t n) {
@@ -121,25 +155,22 @@ __attribute__((target("avx2"))) float SumBlockAvx2(const float* p, int64_t n) {
   return s;
 }
 
-// Seconds of one multi-threaded read-and-sum over `bytes` bytes at `data`.
-double StreamSeconds(const void* data, size_t bytes, int reps, double min_time) {
+// One multi-threaded read-and-sum of `bytes` bytes at `data`: one contiguous span per pool thread.
+// Of the splits tried on the machine measured (64 KiB and 1 MiB tasks handed out in turn, one span
+// per thread) this one read fastest (40 against 33 and 36 GB/s), so it is the reference.
+float StreamPass(const void* data, size_t bytes, std::vector<float>* sums) {
   const float* p = static_cast<const float*>(data);
   const int64_t count = static_cast<int64_t>(bytes / sizeof(float));
-  constexpr int64_t kBlock = 1 << 14;  // 64 KiB
-  const int64_t tasks = (count + kBlock - 1) / kBlock;
-  std::vector<float> sums(static_cast<size_t>(tasks));
-  const bool avx512 = __builtin_cpu_supports("avx512f");
-  static volatile float sink = 0;
-  const double s = MedianSeconds(
-      [&] {
-        openaclnn::cpu::ParallelFor(tasks, [&](int64_t t) {
-          const int64_t n = std::min(kBlock, count - t * kBlock);
-          sums[t] = avx512 ? SumBlockAvx512(p + t * kBlock, n) : SumBlockAvx2(p + t * kBlock, n);
-        });
-      },
-      reps, min_time);
-  sink = sink + sums[0];
-  return s;
+  const int64_t tasks = openaclnn::cpu::NumThreads();
+  // Spans of whole 64-float rounds; the last one takes the rest.
+  const int64_t span = count / tasks / 64 * 64;
+  sums->resize(static_cast<size_t>(tasks));
+  static const bool avx512 = __builtin_cpu_supports("avx512f");
+  openaclnn::cpu::ParallelFor(tasks, [&](int64_t t) {
+    const int64_t n = t + 1 == tasks ? count - t * span : span;
+    (*sums)[t] = avx512 ? SumBlockAvx512(p + t * span, n) : SumBlockAvx2(p + t * span, n);
+  });
+  return (*sums)[0];
 }
 
 aclTensor* Make(const std::vector<int64_t>& dims, aclDataType dt, void* data) {
@@ -149,50 +180,73 @@ aclTensor* Make(const std::vector<int64_t>& dims, aclDataType dt, void* data) {
 
 struct Result {
   double ours = 0, stream = 0, bytes = 0;
+  double fraction = 0;  // of the stream bandwidth: the median over the pairs of calls
 };
 
-Result Measure(const ReduceShape& s, aclDataType dt, aclrtStream stream, int reps,
-               double min_time) {
+Result Measure(const ReduceShape& s, aclDataType dt, aclrtStream stream, int pairs,
+               double seconds) {
   const int64_t n = s.Numel();
   const std::vector<int64_t> out_dims = s.OutDims();
   int64_t out_n = 1;
   for (int64_t d : out_dims) out_n *= d;
   const size_t esize = openaclnn::DTypeSize(dt);
   const size_t in_bytes = static_cast<size_t>(n) * esize;
-  void *x = nullptr, *y = nullptr;
-  aclrtMalloc(&x, in_bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+  // Call i of the operator reads copy 2i, call i of the stream copy 2i + 1 (modulo copies, at
+  // least 4): between two reads of a copy come reads of three others, 96 MiB at the least.
+  const size_t copies = std::max<size_t>(4, (kRotationBytes + in_bytes - 1) / in_bytes);
+  std::vector<void*> x(copies, nullptr);
+  void* y = nullptr;
+  for (void*& c : x) aclrtMalloc(&c, in_bytes, ACL_MEM_MALLOC_HUGE_FIRST);
   aclrtMalloc(&y, static_cast<size_t>(out_n) * esize + 64, ACL_MEM_MALLOC_HUGE_FIRST);
   std::mt19937 rng(1);
   std::uniform_real_distribution<float> u(-1.f, 1.f);
-  for (int64_t i = 0; i < n; ++i) openaclnn::StoreFromFloat(x, dt, i, u(rng));
-  aclTensor* tx = Make(s.dims, dt, x);
+  for (int64_t i = 0; i < n; ++i) openaclnn::StoreFromFloat(x[0], dt, i, u(rng));
+  for (size_t c = 1; c < copies; ++c) std::memcpy(x[c], x[0], in_bytes);
+  std::vector<aclTensor*> tx(copies, nullptr);
+  for (size_t c = 0; c < copies; ++c) tx[c] = Make(s.dims, dt, x[c]);
   aclTensor* ty = Make(out_dims, dt, y);
   aclIntArray* dims = aclCreateIntArray(s.reduce.data(), s.reduce.size());
   Result r;
   r.bytes = static_cast<double>(in_bytes) + static_cast<double>(out_n * esize);
+  // One repeatable executor per copy (an executor is bound to its tensors' addresses).
+  std::vector<aclOpExecutor*> ex(copies, nullptr);
   uint64_t ws = 0;
-  aclOpExecutor* ex = nullptr;
-  if (aclnnReduceSumGetWorkspaceSize(tx, dims, false, dt, ty, &ws, &ex) == 0 &&
-      aclSetAclOpExecutorRepeatable(ex) == 0) {
+  bool ok = true;
+  for (size_t c = 0; c < copies && ok; ++c) {
+    ok = aclnnReduceSumGetWorkspaceSize(tx[c], dims, false, dt, ty, &ws, &ex[c]) == 0 &&
+         aclSetAclOpExecutorRepeatable(ex[c]) == 0;
+  }
+  if (ok) {
     void* workspace = nullptr;
     if (ws > 0) aclrtMalloc(&workspace, ws, ACL_MEM_MALLOC_HUGE_FIRST);
-    r.ours = MedianSeconds(
-        [&] {
-          aclnnReduceSum(workspace, ws, ex, stream);
+    std::vector<float> sums;
+    static volatile float sink = 0;
+    double stream_seconds = 0;
+    AlternatingMedians(
+        [&](int64_t i) {
+          aclnnReduceSum(workspace, ws, ex[static_cast<size_t>(2 * i) % copies], stream);
           aclrtSynchronizeStream(stream);
         },
-        reps, min_time);
-    aclDestroyAclOpExecutor(ex);
+        // The same bytes read by the stream kernel (the output is small next to the input).
+        [&](int64_t i) {
+          sink = sink + StreamPass(x[static_cast<size_t>(2 * i + 1) % copies], in_bytes, &sums);
+        },
+        pairs, seconds, &r.ours, &stream_seconds, &r.fraction);
+    // The stream's time scaled to the operator's bytes (input and output).
+    const double scale = r.bytes / static_cast<double>(in_bytes);
+    r.stream = stream_seconds * scale;
+    r.fraction *= scale;
     if (workspace != nullptr) aclrtFree(workspace);
   } else {
     std::fprintf(stderr, "%s: %s\n", s.Label().c_str(), aclGetRecentErrMsg());
   }
-  // The same bytes read by the stream kernel (the output is small next to the input).
-  r.stream = StreamSeconds(x, in_bytes, reps, min_time) * r.bytes / static_cast<double>(in_bytes);
-  aclDestroyTensor(tx);
+  for (aclOpExecutor* e : ex) {
+    if (e != nullptr) aclDestroyAclOpExecutor(e);
+  }
+  for (aclTensor* t : tx) aclDestroyTensor(t);
   aclDestroyTensor(ty);
   aclDestroyIntArray(dims);
-  aclrtFree(x);
+  for (void* c : x) aclrtFree(c);
   aclrtFree(y);
   return r;
 }
@@ -214,8 +268,9 @@ int main(int argc, char** argv) {
   } else {
     for (int i = 0; i < static_cast<int>(std::size(kShapes)); ++i) shapes.push_back(i);
   }
-  const int reps = args.quick ? 3 : 7;
-  const double min_time = args.quick ? 0.05 : 0.2;
+  // Alternating pairs of calls (operator, stream) per row: at least this many, and this long.
+  const int pairs = args.quick ? 15 : 101;
+  const double seconds = args.quick ? 0.2 : 2.0;
   std::string torch_version;
   const std::map<std::string, double> torch =
       openaclnn::bench::ReadTorchResults(args.torch_path, &torch_version);
@@ -228,14 +283,16 @@ int main(int argc, char** argv) {
       "| PyTorch / ours |\n");
   std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|\n");
   double log_torch = 0, min_fraction = 1e9;
+  std::vector<double> fractions;
   int count_torch = 0;
   for (int si : shapes) {
     for (aclDataType dt : {ACL_FLOAT, ACL_BF16}) {
       const ReduceShape& s = kShapes[si];
-      const Result r = Measure(s, dt, stream, reps, min_time);
+      const Result r = Measure(s, dt, stream, pairs, seconds);
       if (r.ours <= 0) continue;
       const double gbs = r.bytes / r.ours / 1e9, stream_gbs = r.bytes / r.stream / 1e9;
-      min_fraction = std::min(min_fraction, gbs / stream_gbs);
+      min_fraction = std::min(min_fraction, r.fraction);
+      fractions.push_back(r.fraction);
       char torch_cell[64] = "-", torch_ratio[64] = "-";
       const auto th = torch.find(std::to_string(si) + "/" + (dt == ACL_BF16 ? "bf16" : "f32"));
       if (th != torch.end()) {
@@ -246,7 +303,7 @@ int main(int argc, char** argv) {
       }
       std::printf("| %s | %s | %s | %.3f | %.1f | %.1f | %.0f %% | %s | %s |\n", s.Label().c_str(),
                   s.kind, dt == ACL_BF16 ? "BF16" : "FLOAT", r.ours * 1e3, gbs, stream_gbs,
-                  100.0 * gbs / stream_gbs, torch_cell, torch_ratio);
+                  100.0 * r.fraction, torch_cell, torch_ratio);
       std::fflush(stdout);
     }
   }
@@ -254,7 +311,15 @@ int main(int argc, char** argv) {
     std::printf("\ngeometric mean speed-up over PyTorch: %.2fx\n",
                 std::exp(log_torch / count_torch));
   }
-  std::printf("lowest fraction of the stream bandwidth: %.0f %%\n", 100 * min_fraction);
+  if (!fractions.empty()) {
+    std::printf("lowest fraction of the stream bandwidth: %.0f %%\n", 100 * min_fraction);
+    // The one-line summary for scripts.
+    std::printf("reduce_sum: median %.0f %% of stream bandwidth", 100 * Median(fractions));
+    if (count_torch > 0) {
+      std::printf(", geometric mean %.2fx PyTorch", std::exp(log_torch / count_torch));
+    }
+    std::printf("\n");
+  }
   aclrtDestroyStream(stream);
   aclrtResetDevice(0);
   aclFinalize();

@@ -10,7 +10,11 @@ output to the C++ benchmark:
 
 FLOAT or BFLOAT16 input summed into its own dtype without keepdim, as the C++ benchmark; the
 output is preallocated and passed as out=, as the aclnn call writes into a given tensor; the time
-is the median of several calls after a warm-up. Pass --threads to match the C++ run's threads.
+is the median of single calls (at least 101 and 2 s) after a warm-up. Pass --threads to match the
+C++ run's threads.
+As in the C++ benchmark, the input lives in several copies (ROTATION_BYTES in all) and consecutive
+calls read consecutive copies, so that every call reads its input from memory, not from a cache
+that still holds it from the previous call.
 """
 import argparse
 import statistics
@@ -26,30 +30,33 @@ SHAPES = [
     ((16777216,), None, "all"),
 ]
 QUICK = [0, 1, 2]
+# Bytes of the copies calls rotate over: kRotationBytes of bench_reduce_sum.cpp.
+ROTATION_BYTES = 256 << 20
 
 
-def measure(shape, dims, dtype, reps, min_time):
+def measure(shape, dims, dtype, min_calls, seconds):
     gen = torch.Generator().manual_seed(1)
     x = (torch.rand(shape, generator=gen) * 2 - 1).to(dtype)
+    copies = max(4, -(-ROTATION_BYTES // (x.numel() * x.element_size())))
+    xs = [x] + [x.clone() for _ in range(copies - 1)]
     dim = tuple(range(len(shape))) if dims is None else dims
     out = torch.sum(x, dim=dim, keepdim=False)
 
-    def call():
-        torch.sum(x, dim=dim, keepdim=False, out=out)
+    def call(i):
+        torch.sum(xs[i % copies], dim=dim, keepdim=False, out=out)
 
-    for _ in range(2):
-        call()
+    for i in range(2):
+        call(i)
+    # Each call timed on its own and the median taken, as the C++ benchmark does: on a shared
+    # machine an average over many calls mostly measures the calls whose threads waited for a CPU.
     times = []
-    for _ in range(reps):
-        calls = 0
+    start = time.perf_counter()
+    i = 2
+    while len(times) < min_calls or time.perf_counter() - start < seconds:
         t0 = time.perf_counter()
-        while True:
-            call()
-            calls += 1
-            t1 = time.perf_counter()
-            if t1 - t0 >= min_time:
-                break
-        times.append((t1 - t0) / calls)
+        call(i)
+        times.append(time.perf_counter() - t0)
+        i += 1
     return statistics.median(times)
 
 
@@ -63,11 +70,11 @@ def main():
     print(f"#torch {torch.__version__} {torch.backends.cpu.get_cpu_capability()} "
           f"{torch.get_num_threads()} threads", flush=True)
     indices = QUICK if args.quick else range(len(SHAPES))
-    reps, min_time = (3, 0.05) if args.quick else (7, 0.2)
+    min_calls, seconds = (15, 0.2) if args.quick else (101, 2.0)
     for i in indices:
         shape, dims, _ = SHAPES[i]
         for name, dtype in (("f32", torch.float32), ("bf16", torch.bfloat16)):
-            sec = measure(shape, dims, dtype, reps, min_time)
+            sec = measure(shape, dims, dtype, min_calls, seconds)
             print(f"{i} {name} {sec:.6e}", flush=True)
 
 

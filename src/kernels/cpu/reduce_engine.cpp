@@ -195,7 +195,14 @@ void ReduceSumEngine::RunTyped(const unsigned char* in, unsigned char* out, Acc*
       return cascade.Result();
     };
     if (gpo == 1 && g.leaves == 1 && simd) {
-      // One chunk per output: runs of outputs go to the kernel together.
+      // One chunk per output: runs of outputs go to the kernel together. With one kept dim (the
+      // common case) the rows are equally spaced, and unit-stride outputs of a float type are
+      // stored by a vector kernel.
+      const bool one_kept_dim = g.kept.rank == 1;
+      const bool contiguous_out =
+          one_kept_dim && g.kept.InnerStride(1) == 1 &&
+          (out_type == ElemType::kFloat32 || out_type == ElemType::kFloat16 ||
+           out_type == ElemType::kBFloat16);
       ForTasks(g.tasks, serial, [&](int64_t t) {
         const int64_t k0 = t * g.outputs_per_task;
         const int64_t k1 = std::min(g.kept_count, k0 + g.outputs_per_task);
@@ -205,13 +212,25 @@ void ReduceSumEngine::RunTyped(const unsigned char* in, unsigned char* out, Acc*
         float sums[kBatch];
         for (int64_t k = k0; k < k1;) {
           const int64_t count = std::min(kBatch, k1 - k);
-          for (int64_t r = 0; r < count; ++r, kept.Next()) {
-            rows[r] = kept.offset(0);
-            outs[r] = kept.offset(1);
+          if (one_kept_dim) {
+            const int64_t in_stride = g.kept.InnerStride(0), out_stride = g.kept.InnerStride(1);
+            for (int64_t r = 0; r < count; ++r) {
+              rows[r] = (k + r) * in_stride;
+              outs[r] = (k + r) * out_stride;
+            }
+          } else {
+            for (int64_t r = 0; r < count; ++r, kept.Next()) {
+              rows[r] = kept.offset(0);
+              outs[r] = kept.offset(1);
+            }
           }
           SumRunRows(target_, in, rows, count, g.run_length, in_type, sums);
-          for (int64_t r = 0; r < count; ++r) {
-            StoreAcc(out + outs[r] * out_size, out_type, static_cast<Acc>(sums[r]));
+          if (contiguous_out) {
+            StoreSums(target_, sums, count, out + outs[0] * out_size, out_type);
+          } else {
+            for (int64_t r = 0; r < count; ++r) {
+              StoreAcc(out + outs[r] * out_size, out_type, static_cast<Acc>(sums[r]));
+            }
           }
           k += count;
         }
@@ -262,7 +281,40 @@ void ReduceSumEngine::RunTyped(const unsigned char* in, unsigned char* out, Acc*
     const int64_t l1 = std::min(g.leaves, l0 + g.group_leaves);
     ColumnCascade<Acc> cascade(width, l1 - l0);
     std::vector<Acc> acc(static_cast<size_t>(width));
+    // The tile's sums (the cascade's result) to the outputs, or to the partial sums of its group.
+    auto finish_tile = [&](const ColumnCascade<Acc>& leaves, Acc* sums) {
+      leaves.Result(sums);
+      if (gpo == 1) {
+        for (int64_t c = 0; c < width; ++c) {
+          StoreAcc(out + (outer_offsets[1] + (c0 + c) * g.column_out_stride) * out_size, out_type,
+                   sums[c]);
+        }
+      } else {
+        for (int64_t c = 0; c < width; ++c) {
+          partials[group * g.kept_count + outer * g.columns + c0 + c] = sums[c];
+        }
+      }
+    };
     int64_t rows[kColumnBlock];
+    if constexpr (std::is_same_v<Acc, float>) {
+      if (simd_columns && g.reduced.rank == 1) {
+        // Equally spaced rows: several blocks a call (narrow tiles sum them side by side).
+        constexpr int64_t kBlocksPerCall = 8;
+        const int64_t row_stride = g.reduced.InnerStride(0);
+        std::vector<float> blocks(static_cast<size_t>(kBlocksPerCall * width));
+        for (int64_t l = l0; l < l1; l += kBlocksPerCall) {
+          const int64_t count = std::min(kBlocksPerCall, l1 - l);
+          const int64_t row_count =
+              std::min(count * kColumnBlock, g.reduced_count - l * kColumnBlock);
+          SumColumnBlocksStrided(target_,
+                                 in + (first_column + l * kColumnBlock * row_stride) * in_size,
+                                 row_stride, row_count, width, in_type, blocks.data());
+          for (int64_t b = 0; b < count; ++b) cascade.Push(blocks.data() + b * width);
+        }
+        finish_tile(cascade, acc.data());
+        return;
+      }
+    }
     LayoutOdometer<1> reduced(g.reduced, false, l0 * kColumnBlock);
     for (int64_t l = l0; l < l1; ++l) {
       const int64_t count = std::min(kColumnBlock, g.reduced_count - l * kColumnBlock);
@@ -287,28 +339,35 @@ void ReduceSumEngine::RunTyped(const unsigned char* in, unsigned char* out, Acc*
       }
       cascade.Push(acc.data());
     }
-    cascade.Result(acc.data());
-    if (gpo == 1) {
-      for (int64_t c = 0; c < width; ++c) {
-        StoreAcc(out + (outer_offsets[1] + (c0 + c) * g.column_out_stride) * out_size, out_type,
-                 acc[c]);
-      }
-    } else {
-      for (int64_t c = 0; c < width; ++c) {
-        partials[(outer * g.columns + c0 + c) * gpo + group] = acc[c];
-      }
-    }
+    finish_tile(cascade, acc.data());
   });
   if (gpo > 1) {
-    // Each output's groups are summed on their own: about 2^14 partial sums a task.
+    // The groups of each output summed with the pairwise tree. The partial sums are stored group
+    // by group (partials[group * kept_count + k]), so that a task runs the tree over a range of
+    // outputs at once, one vector addition per node (the additions PairwiseSum makes per output):
+    // about 2^14 partial sums a task.
     const int64_t per_task = std::max<int64_t>(1, (int64_t{1} << 14) / gpo);
     ForTasks((g.kept_count + per_task - 1) / per_task, serial, [&](int64_t t) {
       const int64_t k0 = t * per_task, k1 = std::min(g.kept_count, k0 + per_task);
+      const int64_t width = k1 - k0;
+      ColumnCascade<Acc> cascade(width, gpo);
+      std::vector<Acc> sums(static_cast<size_t>(width));
+      for (int64_t group = 0; group < gpo; ++group) {
+        std::memcpy(sums.data(), partials + group * g.kept_count + k0,
+                    sizeof(Acc) * static_cast<size_t>(width));
+        cascade.Push(sums.data());
+      }
+      cascade.Result(sums.data());
+      int64_t outer = k0 / g.columns, column = k0 % g.columns;
+      int64_t outer_offsets[2];
+      OffsetsAt(g.kept_outer, outer, outer_offsets);
       for (int64_t k = k0; k < k1; ++k) {
-        int64_t outer_offsets[2];
-        OffsetsAt(g.kept_outer, k / g.columns, outer_offsets);
-        StoreAcc(out + (outer_offsets[1] + k % g.columns * g.column_out_stride) * out_size,
-                 out_type, PairwiseSum(partials + k * gpo, gpo));
+        StoreAcc(out + (outer_offsets[1] + column * g.column_out_stride) * out_size, out_type,
+                 sums[k - k0]);
+        if (++column == g.columns && k + 1 < k1) {
+          column = 0;
+          OffsetsAt(g.kept_outer, ++outer, outer_offsets);
+        }
       }
     });
   }

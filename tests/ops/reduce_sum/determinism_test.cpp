@@ -52,9 +52,13 @@ bool BitwiseEqual(const std::vector<double>& a, const std::vector<double>& b) {
 const Problem kProblems[] = {
     {{200, 3000}, {1}, ACL_FLOAT, ACL_FLOAT},      // inner, whole outputs per task
     {{3, 100000}, {1}, ACL_BF16, ACL_FLOAT},       // inner, chunks split over tasks
+    {{5000, 64}, {1}, ACL_BF16, ACL_BF16},         // inner, short rows folded in batches
+    {{3001, 100}, {1}, ACL_FLOAT16, ACL_FLOAT},    // inner, short rows with a partial round
     {{300000}, {0}, ACL_FLOAT16, ACL_FLOAT16},     // all, one output over 64 tasks
     {{30000, 20}, {0}, ACL_FLOAT, ACL_FLOAT},      // outer, partial sums per leaf group
     {{2000, 700}, {0}, ACL_BF16, ACL_BF16},        // outer, tiles
+    {{1001, 300}, {0}, ACL_BF16, ACL_FLOAT},       // outer, BF16 column pairs, short last sweep
+    {{4000, 16}, {0}, ACL_BF16, ACL_BF16},         // outer, narrow tile, blocks side by side
     {{16, 1000, 40}, {1}, ACL_FLOAT, ACL_FLOAT},   // middle
     {{50, 60, 70}, {0, 2}, ACL_FLOAT, ACL_FLOAT},  // several: runs with outer reduced dims
     {{100000, 3}, {0}, ACL_FLOAT, ACL_BF16},       // FLOAT to BFLOAT16: scalar loop
