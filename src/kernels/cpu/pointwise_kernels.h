@@ -4,16 +4,13 @@
 // operand). The SIMD kernel covers float runs whose operands are all unit-stride or broadcast;
 // the typed loops cover every dtype and stride.
 //
-// Element conversions (shared with the float64 reference, so both agree on every dtype):
-// - float -> integer: NaN to 0, otherwise truncation toward zero, saturated to the type's range;
-// - anything -> BOOL: nonzero (NaN included) is true;
-// - int64 -> narrower integer: two's complement wrap;
-// - -> FLOAT16 / BFLOAT16: through fp32, rounded to nearest even once from the fp32 value.
+// The element conversions are kernels/cpu/element_convert.h's.
 
 #include <cstdint>
 
 #include "api/elem_type.h"
 #include "backend/cpu/isa.h"
+#include "kernels/cpu/element_convert.h"
 
 namespace openaclnn::cpu {
 
@@ -35,28 +32,6 @@ struct RunArgs {
   double scalar_f = 0, alpha_f = 1;       // kF32 / kF64 kinds (fp32 values for kF32)
   int64_t scalar_i = 0, alpha_i = 1;      // kInt / kBool kinds
 };
-
-// double -> float, rounded to nearest even, with overflow to infinity (a plain cast of a value
-// beyond float's range is undefined behaviour in C++).
-inline float NarrowToFloat(double v) {
-  constexpr double kOverflow = 0x1.ffffffp127;  // FLT_MAX + half its ulp: rounds to infinity
-  if (v >= kOverflow) return __builtin_inff();
-  if (v <= -kOverflow) return -__builtin_inff();
-  return static_cast<float>(v);
-}
-
-// Element access and conversion (the rules above).
-double LoadAsDouble(ElemType t, const void* base, int64_t i);
-int64_t LoadAsInt64(ElemType t, const void* base, int64_t i);
-float LoadAsF32(ElemType t, const void* base, int64_t i);
-void StoreDouble(ElemType t, void* base, int64_t i, double v);
-void StoreF32(ElemType t, void* base, int64_t i, float v);
-void StoreInt64(ElemType t, void* base, int64_t i, int64_t v);
-// v wrapped to the width of integer type t (t == kBool: v != 0).
-int64_t WrapToType(ElemType t, int64_t v);
-// Converts element i of `in` (type from) to element j of `out` (type to), by the rules above;
-// same-type copies are exact bit copies.
-void ConvertElement(ElemType from, const void* in, int64_t i, ElemType to, void* out, int64_t j);
 
 // True when the SIMD float kernel handles `args` (kind kF32 and every tensor operand FLOAT,
 // FLOAT16 or BFLOAT16).
