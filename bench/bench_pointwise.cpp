@@ -250,6 +250,9 @@ int main(int argc, char** argv) {
       "| row | op | dtype | openaclnn ms | GB/s | stream GB/s | of stream | PyTorch ms | "
       "PyTorch / ours |\n");
   std::printf("|---:|---|---|---:|---:|---:|---:|---:|---:|\n");
+  // For the closing summary: each row's share of the stream (contiguous rows and the transposed
+  // copy apart) and the log of its speed against PyTorch.
+  std::vector<double> contiguous_pct, transposed_pct, log_ratios;
   for (int ri = 0; ri < static_cast<int>(std::size(kRowSpecs)); ++ri) {
     if (args.only_shape >= 0 && ri != args.only_shape) continue;
     const RowSpec& spec = kRowSpecs[ri];
@@ -271,13 +274,30 @@ int main(int argc, char** argv) {
       if (th != torch.end()) {
         std::snprintf(torch_cell, sizeof(torch_cell), "%.3f", th->second * 1e3);
         std::snprintf(ratio, sizeof(ratio), "%.2f", th->second / m.seconds);
+        log_ratios.push_back(std::log(th->second / m.seconds));
       }
+      (spec.row == Row::kCopyTransposed ? transposed_pct : contiguous_pct)
+          .push_back(100 * gbs / ref);
       std::printf("| %d | %s | %s | %.3f | %.1f | %.1f | %.0f %% | %s | %s |\n", ri, spec.name,
                   dt == ACL_BF16 ? "BF16" : "FLOAT", m.seconds * 1e3, gbs, ref, 100 * gbs / ref,
                   torch_cell, ratio);
       std::fflush(stdout);
     }
   }
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const size_t h = v.size() / 2;
+    return v.empty() ? 0.0 : v.size() % 2 == 1 ? v[h] : (v[h - 1] + v[h]) / 2;
+  };
+  std::printf(
+      "\npointwise: median %.0f %% of stream bandwidth (contiguous), %.0f %% (transposed copy)",
+      median(contiguous_pct), median(transposed_pct));
+  if (!log_ratios.empty()) {
+    double sum = 0;
+    for (double l : log_ratios) sum += l;
+    std::printf(", geometric mean %.2f x PyTorch", std::exp(sum / log_ratios.size()));
+  }
+  std::printf("\n");
   aclrtDestroyStream(stream);
   aclrtResetDevice(0);
   aclFinalize();

@@ -438,6 +438,11 @@ class FastPlan : public PlanBase {
   // transposed FLOAT operand is read 512 contiguous bytes per column).
   static constexpr int64_t kTile = 64;
   static constexpr int64_t kTileRows = 128;
+  // Tiles of a transposed copy straight into the output (no buffer): kDirectRows x kDirectCols,
+  // read 2 KiB (FLOAT) down each source column. Measured on Zen 5 (4096 x 4096, 2 threads):
+  // 30 to 40 percent faster than 128 x 64 tiles, BF16 more than FLOAT.
+  static constexpr int64_t kDirectRows = 512;
+  static constexpr int64_t kDirectCols = 128;
 
   // True when an operand walks the inner dim at a large stride but the next dim at unit stride (a
   // transposed operand): row-major runs would then touch a new cache line per element, so the two
@@ -464,7 +469,6 @@ class FastPlan : public PlanBase {
     MultiStrided<3> outer = s;
     outer.rank = r - 2;
     const int64_t outer_count = outer.Numel();
-    const int64_t row_blocks = (rows + kTileRows - 1) / kTileRows;
     const int64_t esize[3] = {static_cast<int64_t>(ElemSize(args_.out)),
                               static_cast<int64_t>(ElemSize(args_.a)),
                               static_cast<int64_t>(ElemSize(args_.b))};
@@ -482,13 +486,17 @@ class FastPlan : public PlanBase {
     const bool direct = p_.op == Op::kCopy && args_.a == args_.out && across[1] && !across[0] &&
                         s.strides[0][r - 1] == 1 && s.strides[1][r - 2] == 1 &&
                         (esize[1] == 2 || esize[1] == 4);
+    // Direct tiles need no buffer, so they may be longer along the source's contiguous columns.
+    const int64_t task_rows = direct ? kDirectRows : kTileRows;
+    const int64_t tile_cols = direct ? kDirectCols : kTile;
+    const int64_t row_blocks = (rows + task_rows - 1) / task_rows;
     cpu::ParallelFor(outer_count * row_blocks, [&](int64_t t) {
       alignas(64) unsigned char buffers[3][kTileRows * kTile * 8];
       int64_t off[3];
       OffsetsAt(outer, t / row_blocks, off);
-      const int64_t r0 = (t % row_blocks) * kTileRows, r1 = std::min(rows, r0 + kTileRows);
-      for (int64_t c0 = 0; c0 < cols; c0 += kTile) {
-        const int64_t n = std::min(kTile, cols - c0);
+      const int64_t r0 = (t % row_blocks) * task_rows, r1 = std::min(rows, r0 + task_rows);
+      for (int64_t c0 = 0; c0 < cols; c0 += tile_cols) {
+        const int64_t n = std::min(tile_cols, cols - c0);
         unsigned char* corner[3];
         for (int k = 0; k < 3; ++k) {
           corner[k] =
@@ -501,9 +509,10 @@ class FastPlan : public PlanBase {
           if (across[k]) {
             // The next tile's columns are requested while this one's are gathered: they are short
             // runs at a large stride, which the hardware prefetchers do not follow.
-            const int64_t ahead_cols = std::max<int64_t>(0, std::min(kTile, cols - c0 - kTile));
+            const int64_t ahead_cols =
+                std::max<int64_t>(0, std::min(tile_cols, cols - c0 - tile_cols));
             const unsigned char* ahead =
-                ahead_cols > 0 ? corner[k] + kTile * s.strides[k][r - 1] * esize[k] : nullptr;
+                ahead_cols > 0 ? corner[k] + tile_cols * s.strides[k][r - 1] * esize[k] : nullptr;
             if (direct) {
               cpu::TransposeTile(target_, corner[1], s.strides[1][r - 1], corner[0],
                                  s.strides[0][r - 2], r1 - r0, n, esize[1], args_.stream_out, ahead,
