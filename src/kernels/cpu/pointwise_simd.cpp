@@ -445,28 +445,33 @@ constexpr int64_t kBlockRows = 0;  // element by element
 #endif
 
 // One element size: blocks of kBlockRows rows by kBlockRows 32-bit lanes (2 * kBlockRows 16-bit
-// columns), then the edges element by element.
+// columns), then the edges element by element. The blocks go across the tile, then down: each
+// band of kBlockRows output rows is written along whole runs of lines, close in time (the
+// source's columns are read 64 bytes at a time instead, and prefetched). Measured on Zen 5 with
+// the 256 x 256 direct tiles: as fast as down the columns first or up to 10 % faster (noisy).
 template <class W>
 HWY_INLINE void TransposeTyped(const W* src, int64_t ss, W* dst, int64_t ds, int64_t rows,
                                int64_t cols, bool stream, const W* ahead, int64_t ahead_cols) {
-  constexpr int64_t kPerLane = 4 / static_cast<int64_t>(sizeof(W));
   constexpr int64_t kLine = 64 / static_cast<int64_t>(sizeof(W));
-  const int64_t block_cols = kBlockRows * kPerLane;
-  const int64_t block_rows = kBlockRows;
   auto prefetch_ahead = [&](int64_t c0, int64_t c1) {
     for (int64_t c = c0; c < std::min(c1, ahead_cols); ++c) {
       for (int64_t i = 0; i < rows; i += kLine) __builtin_prefetch(ahead + c * ss + i);
     }
   };
-  int64_t cb = 0;
+  int64_t full_cols = 0;  // columns moved by whole blocks
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+  constexpr int64_t kPerLane = 4 / static_cast<int64_t>(sizeof(W));
+  constexpr int64_t kBlockCols = kBlockRows * kPerLane;
   constexpr int64_t kRowBytes = kBlockRows * 4;  // one stored register
   // Streaming needs every stored row of a block aligned to the register.
   const bool rows_aligned = (ds * static_cast<int64_t>(sizeof(W))) % kRowBytes == 0;
-  for (; cb + block_cols <= cols; cb += block_cols) {
-    prefetch_ahead(cb, cb + block_cols);
-    int64_t ib = 0;
-    for (; ib + block_rows <= rows; ib += block_rows) {
+  full_cols = cols / kBlockCols * kBlockCols;
+  const int64_t bands = rows / kBlockRows;
+  for (int64_t band = 0; band < bands; ++band) {
+    // The next tile's columns, a share per band.
+    prefetch_ahead(band * ahead_cols / bands, (band + 1) * ahead_cols / bands);
+    const int64_t ib = band * kBlockRows;
+    for (int64_t cb = 0; cb < full_cols; cb += kBlockCols) {
       Reg r[kBlockRows];
       for (int64_t k = 0; k < kBlockRows; ++k) {
         if constexpr (sizeof(W) == 4) {
@@ -481,16 +486,15 @@ HWY_INLINE void TransposeTyped(const W* src, int64_t ss, W* dst, int64_t ds, int
       const bool nt = stream && rows_aligned && reinterpret_cast<uintptr_t>(out) % kRowBytes == 0;
       for (int64_t k = 0; k < kBlockRows; ++k) StoreRow(out + k * ds, r[k], nt);
     }
-    TransposeElements(src, ss, dst, ds, ib, rows, cb, cb + block_cols);
   }
   if (stream) hwy::FlushStream();
+  if (bands == 0) prefetch_ahead(0, ahead_cols);
+  TransposeElements(src, ss, dst, ds, bands * kBlockRows, rows, 0, full_cols);
 #else
-  (void)block_cols;
-  (void)block_rows;
   (void)stream;
+  prefetch_ahead(0, ahead_cols);
 #endif
-  prefetch_ahead(cb, cols);
-  TransposeElements(src, ss, dst, ds, 0, rows, cb, cols);
+  TransposeElements(src, ss, dst, ds, 0, rows, full_cols, cols);
 }
 
 void TransposeTileImpl(const void* src, int64_t ss, void* dst, int64_t ds, int64_t rows,
