@@ -77,13 +77,13 @@ HWY_INLINE void PutF(DF d, VF v, void* p, int64_t i) {
   }
 }
 
-// The elements before the first output address aligned to a vector store (0 when the output is
-// not even element-aligned, which then takes the plain stores).
+// The elements before the first output address aligned to a 64-byte line, which is aligned for
+// every vector store too (-1 when the output is not even element-aligned, which then takes the
+// plain stores).
 template <ElemType T>
 HWY_INLINE int64_t StreamHead(const void* out, int64_t n) {
-  const DF d;
   constexpr int64_t kSize = T == ElemType::kFloat32 ? 4 : 2;
-  const int64_t align = static_cast<int64_t>(hn::Lanes(d)) * kSize;
+  constexpr int64_t align = 64;
   const int64_t misaligned = static_cast<int64_t>(reinterpret_cast<uintptr_t>(out) % align);
   if (misaligned % kSize != 0) return -1;
   return std::min(n, misaligned == 0 ? 0 : (align - misaligned) / kSize);
@@ -130,31 +130,60 @@ HWY_NOINLINE void Tail(const RunArgs& args, const void* a, float av, const void*
 
 // One dtype for both inputs and the output: loads, the operation and the store in registers, from
 // element i0 on (kStream: the output at i0 aligned for the non-temporal stores).
+// The vector loop of Uniform over [i, n) for one broadcast pattern (kA / kB: the operand is a
+// tensor, else its splat va / vb); returns where it stopped. Each step computes whole 64-byte
+// lines of output before storing any (4 vectors of 16 bytes, else 2): an in-place operand (the
+// same bytes as the output) then has each line read before the line is streamed out, which would
+// otherwise evict it and read it back from memory.
+template <ElemType T, RunOp kOp, bool kStream, bool kA, bool kB>
+HWY_INLINE int64_t UniformLoop(const void* a, VF va, const void* b, VF vb, VF alpha, void* out,
+                               int64_t i, int64_t n) {
+  const DF d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  constexpr int64_t kVectorBytes =
+      static_cast<int64_t>(HWY_MAX_BYTES) / 4 * (T == ElemType::kFloat32 ? 4 : 2);
+  constexpr bool kFour = kVectorBytes <= 16;
+  auto step = [&](int64_t j) HWY_ATTR {
+    VF x = va, y = vb;
+    if constexpr (kA) x = LoadF<T>(d, a, j);
+    if constexpr (kB) y = LoadF<T>(d, b, j);
+    return ApplyV<kOp>(x, y, alpha);
+  };
+  if constexpr (kFour) {
+    for (; i + 4 * lanes <= n; i += 4 * lanes) {
+      const VF r0 = step(i), r1 = step(i + lanes), r2 = step(i + 2 * lanes),
+               r3 = step(i + 3 * lanes);
+      PutF<T, kStream>(d, r0, out, i);
+      PutF<T, kStream>(d, r1, out, i + lanes);
+      PutF<T, kStream>(d, r2, out, i + 2 * lanes);
+      PutF<T, kStream>(d, r3, out, i + 3 * lanes);
+    }
+  } else {
+    for (; i + 2 * lanes <= n; i += 2 * lanes) {
+      const VF r0 = step(i), r1 = step(i + lanes);
+      PutF<T, kStream>(d, r0, out, i);
+      PutF<T, kStream>(d, r1, out, i + lanes);
+    }
+  }
+  for (; i + lanes <= n; i += lanes) PutF<T, kStream>(d, step(i), out, i);
+  return i;
+}
+
+// One dtype for both inputs and the output: loads, the operation and the store in registers, from
+// element i0 on (kStream: the output at i0 aligned to 64 bytes for the non-temporal stores).
 template <ElemType T, RunOp kOp, bool kStream>
 HWY_INLINE void UniformFrom(const RunArgs& args, const void* a, float av, const void* b, float bv,
                             void* out, int64_t i0, int64_t n) {
   const DF d;
-  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
   const VF alpha = hn::Set(d, static_cast<float>(args.alpha_f));
-  const VF va_const = hn::Set(d, av), vb_const = hn::Set(d, bv);
+  const VF va = hn::Set(d, av), vb = hn::Set(d, bv);
   int64_t i = i0;
   if (a != nullptr && b != nullptr) {
-    for (; i + lanes <= n; i += lanes) {
-      PutF<T, kStream>(d, ApplyV<kOp>(LoadF<T>(d, a, i), LoadF<T>(d, b, i), alpha), out, i);
-    }
+    i = UniformLoop<T, kOp, kStream, true, true>(a, va, b, vb, alpha, out, i, n);
   } else if (a != nullptr) {
-    for (; i + 2 * lanes <= n; i += 2 * lanes) {
-      const VF x0 = LoadF<T>(d, a, i), x1 = LoadF<T>(d, a, i + lanes);
-      PutF<T, kStream>(d, ApplyV<kOp>(x0, vb_const, alpha), out, i);
-      PutF<T, kStream>(d, ApplyV<kOp>(x1, vb_const, alpha), out, i + lanes);
-    }
-    for (; i + lanes <= n; i += lanes) {
-      PutF<T, kStream>(d, ApplyV<kOp>(LoadF<T>(d, a, i), vb_const, alpha), out, i);
-    }
+    i = UniformLoop<T, kOp, kStream, true, false>(a, va, b, vb, alpha, out, i, n);
   } else if (b != nullptr) {
-    for (; i + lanes <= n; i += lanes) {
-      PutF<T, kStream>(d, ApplyV<kOp>(va_const, LoadF<T>(d, b, i), alpha), out, i);
-    }
+    i = UniformLoop<T, kOp, kStream, false, true>(a, va, b, vb, alpha, out, i, n);
   }
   if (kStream && kCanStream) hwy::FlushStream();
   if (i < n) Tail<kOp>(args, a, av, b, bv, out, i, n);
@@ -303,8 +332,10 @@ HWY_NOINLINE void CopyBits(const RunArgs& args, const void* a, void* out, int64_
   const size_t lanes = hn::Lanes(d8);
   const auto* src = static_cast<const uint8_t*>(a);
   auto* dst = static_cast<uint8_t*>(out);
-  const size_t misaligned = reinterpret_cast<uintptr_t>(dst) % lanes;
-  size_t i = std::min(bytes, misaligned == 0 ? 0 : lanes - misaligned);
+  // From a 64-byte line on, two vectors (at least a line) loaded before they are stored: a copy
+  // onto itself then reads each line before streaming it out.
+  const size_t misaligned = reinterpret_cast<uintptr_t>(dst) % 64;
+  size_t i = std::min(bytes, misaligned == 0 ? 0 : 64 - misaligned);
   std::memcpy(dst, src, i);
   for (; i + 2 * lanes <= bytes; i += 2 * lanes) {
     const auto v0 = hn::LoadU(d8, src + i), v1 = hn::LoadU(d8, src + i + lanes);

@@ -103,6 +103,43 @@ TEST(PointwiseKernels, StreamingStoresMatchTheTypedLoop) {
   ASSERT_TRUE(cpu::SetPlanningIsaCap(""));
 }
 
+// In place (the output is the first input's bytes, as InplaceAdd binds selfRef): every line is
+// read before it is streamed out.
+TEST(PointwiseKernels, StreamingStoresInPlace) {
+  uint32_t seed = 900;
+  for (const std::string& isa : cpu::AvailableIsas()) {
+    ASSERT_TRUE(cpu::SetPlanningIsaCap(isa));
+    const cpu::KernelTarget target = cpu::PlanningTarget();
+    for (ElemType t : {ElemType::kFloat32, ElemType::kBFloat16, ElemType::kFloat16}) {
+      for (cpu::RunOp op : {cpu::RunOp::kAdd, cpu::RunOp::kMul, cpu::RunOp::kCopy}) {
+        for (bool b_tensor : {true, false}) {
+          for (int64_t shift : {0, 3}) {
+            cpu::RunArgs args;
+            args.op = op;
+            args.a = args.b = args.out = t;
+            args.compute = ElemType::kFloat32;
+            args.b_is_scalar = !b_tensor && op != cpu::RunOp::kCopy;
+            args.scalar_f = 1.5;
+            args.alpha_f = op == cpu::RunOp::kAdd ? 2.0 : 1.0;
+            const int64_t n = 4099, size = static_cast<int64_t>(ElemSize(t));
+            std::vector<unsigned char> x((n + 64) * size), y(n * size), ref(n * size);
+            unsigned char* xs = x.data() + shift * size;
+            FillRandom(t, xs, n, seed++);
+            FillRandom(t, y.data(), n, seed++);
+            const void* bp = b_tensor && op != cpu::RunOp::kCopy ? y.data() : nullptr;
+            cpu::RunStrided(args, xs, 1, bp, 1, ref.data(), 1, n);
+            args.stream_out = true;
+            cpu::RunContiguousSimd(target, args, xs, 0.f, bp, 1.5f, xs, n);
+            ASSERT_EQ(0, std::memcmp(ref.data(), xs, n * size))
+                << isa << " op " << static_cast<int>(op) << " shift " << shift;
+          }
+        }
+      }
+    }
+  }
+  ASSERT_TRUE(cpu::SetPlanningIsaCap(""));
+}
+
 TEST(PointwiseKernels, TileTransposeMatchesElementMoves) {
   const int64_t rows_list[] = {1, 8, 15, 16, 17, 40, 129};
   const int64_t cols_list[] = {1, 8, 16, 31, 32, 33, 70};
