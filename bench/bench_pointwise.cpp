@@ -1,7 +1,11 @@
 // The pointwise operators on tensors far beyond L2 (16M elements), against the same run's stream
 // bandwidth: a multi-threaded copy (one read, one write) for the one-input rows and a triad (two
-// reads, one write) for the two-input ones, each reported as bytes moved per second. A row's GB/s
-// counts the bytes the operator must move: one read per input element, one write per output.
+// reads, one write) for the two-input ones, with non-temporal stores, each reported as bytes moved
+// per second and timed alternately with the row (the share is the median of the paired ratios,
+// so that drifting bandwidth on a shared machine cancels). A row's GB/s counts the bytes the
+// operator must move: one read per input element, one write per output. The last line sums up:
+// the median share of the contiguous rows, of the transposed copies, and the geometric mean of
+// the speed against PyTorch.
 //
 //   build/release/bench/bench_pointwise [--quick] [--shape=ROW] [--torch_results=FILE]
 //
@@ -54,22 +58,43 @@ double Now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-double MedianSeconds(const std::function<void()>& fn, int reps, double min_time) {
-  fn();  // warm-up: first touch, caches
-  std::vector<double> times;
+// Seconds per call of fn over at least min_time.
+double TimeCalls(const std::function<void()>& fn, double min_time) {
+  int calls = 0;
+  const double t0 = Now();
+  double t1 = t0;
+  do {
+    fn();
+    ++calls;
+    t1 = Now();
+  } while (t1 - t0 < min_time);
+  return (t1 - t0) / calls;
+}
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t h = v.size() / 2;
+  return v.size() % 2 == 1 ? v[h] : (v[h - 1] + v[h]) / 2;
+}
+
+// The row and its stream reference timed alternately, `reps` times each after a warm-up: the
+// machine's bandwidth drifts (other tenants, builds), so each of the row's timings is set against
+// the reference's timing next to it. `row_share` is the median of those ratios of bandwidth.
+struct Paired {
+  double row_seconds = 0, ref_seconds = 0, row_share = 0;
+};
+Paired TimePaired(const std::function<void()>& row, double row_bytes,
+                  const std::function<void()>& ref, double ref_bytes, int reps, double min_time) {
+  row();  // warm-up: first touch, caches
+  ref();
+  std::vector<double> row_t, ref_t, share;
   for (int r = 0; r < reps; ++r) {
-    int calls = 0;
-    const double t0 = Now();
-    double t1 = t0;
-    do {
-      fn();
-      ++calls;
-      t1 = Now();
-    } while (t1 - t0 < min_time);
-    times.push_back((t1 - t0) / calls);
+    row_t.push_back(TimeCalls(row, min_time));
+    ref_t.push_back(TimeCalls(ref, min_time));
+    share.push_back((row_bytes / row_t.back()) / (ref_bytes / ref_t.back()));
   }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
+  return {Median(row_t), Median(ref_t), Median(share)};
 }
 
 aclTensor* Make(aclDataType dt, void* data, bool transposed = false) {
@@ -85,69 +110,91 @@ void* Alloc(size_t bytes) {
 }
 
 // c = a + s * b on [begin, end), 8 lanes at a time: the triad at the speed of the vector units,
-// so that it measures memory, not the loop.
+// so that it measures memory, not the loop. The stores are non-temporal (as STREAM is built to
+// measure bandwidth): a plain store first reads the output line, which the operators beyond the
+// last-level cache avoid too. `c + begin` is 32-byte aligned.
 __attribute__((target("avx2"))) void TriadAvx2(const float* a, const float* b, float* c,
                                                int64_t begin, int64_t end) {
   const __m256 s = _mm256_set1_ps(1.5f);
   int64_t i = begin;
   for (; i + 8 <= end; i += 8) {
-    _mm256_storeu_ps(
+    _mm256_stream_ps(
         c + i, _mm256_add_ps(_mm256_loadu_ps(a + i), _mm256_mul_ps(s, _mm256_loadu_ps(b + i))));
   }
+  _mm_sfence();
   for (; i < end; ++i) c[i] = a[i] + 1.5f * b[i];
 }
 
-// The stream bandwidths of this run, in bytes moved per second: copy (c = a) and triad
-// (c = a + s * b) over `n` floats per buffer, fixed 64 Ki-element tasks on the library's thread
-// pool. Rows compare with the stream over buffers of their own byte size (16M floats for FLOAT
-// rows, 8M for BF16 ones, the output's size for the casts).
-struct Stream {
-  double copy = 0, triad = 0;
-};
-Stream MeasureStream(int64_t n, int reps, double min_time) {
-  float* a = static_cast<float*>(Alloc(n * 4));
-  float* b = static_cast<float*>(Alloc(n * 4));
-  float* c = static_cast<float*>(Alloc(n * 4));
-  for (int64_t i = 0; i < n; ++i) a[i] = b[i] = c[i] = static_cast<float>(i & 1023);
-  constexpr int64_t kBlock = 1 << 16;
-  const int64_t tasks = (n + kBlock - 1) / kBlock;
-  Stream s;
-  const bool avx2 = __builtin_cpu_supports("avx2");
-  const double t_copy = MedianSeconds(
-      [&] {
-        openaclnn::cpu::ParallelFor(tasks, [&](int64_t t) {
-          const int64_t i = t * kBlock;
-          std::memcpy(c + i, a + i, std::min(kBlock, n - i) * sizeof(float));
-        });
-      },
-      reps, min_time);
-  const double t_triad = MedianSeconds(
-      [&] {
-        openaclnn::cpu::ParallelFor(tasks, [&](int64_t t) {
-          const int64_t begin = t * kBlock, end = std::min(n, (t + 1) * kBlock);
-          if (avx2) {
-            TriadAvx2(a, b, c, begin, end);
-          } else {
-            for (int64_t i = begin; i < end; ++i) c[i] = a[i] + 1.5f * b[i];
-          }
-        });
-      },
-      reps, min_time);
-  s.copy = 2.0 * n * 4 / t_copy;
-  s.triad = 3.0 * n * 4 / t_triad;
-  for (void* p : {static_cast<void*>(a), static_cast<void*>(b), static_cast<void*>(c)}) {
-    aclrtFree(p);
+// c = a on [begin, end) with non-temporal stores (`c + begin` 32-byte aligned).
+__attribute__((target("avx2"))) void CopyAvx2(const float* a, float* c, int64_t begin,
+                                              int64_t end) {
+  int64_t i = begin;
+  for (; i + 16 <= end; i += 16) {
+    const __m256 x0 = _mm256_loadu_ps(a + i), x1 = _mm256_loadu_ps(a + i + 8);
+    _mm256_stream_ps(c + i, x0);
+    _mm256_stream_ps(c + i + 8, x1);
   }
-  return s;
+  _mm_sfence();
+  for (; i < end; ++i) c[i] = a[i];
 }
+
+// The stream references of this run: copy (c = a, bytes moved 2 * 4 n) and triad (c = a + s * b,
+// 3 * 4 n) over `n` floats per buffer, written with non-temporal stores, fixed 64 Ki-element tasks
+// on the library's thread pool. Each row is set against the reference of its own input count over
+// buffers of its largest tensor's byte size (16M floats for the FLOAT rows and the casts, 8M for
+// the BF16 rows).
+class StreamReference {
+ public:
+  explicit StreamReference(int64_t n) : n_(n) {
+    for (float*& p : buffers_) p = static_cast<float*>(Alloc(n * 4));
+    for (int64_t i = 0; i < n; ++i) {
+      buffers_[0][i] = buffers_[1][i] = buffers_[2][i] = static_cast<float>(i & 1023);
+    }
+  }
+  ~StreamReference() {
+    for (float* p : buffers_) aclrtFree(p);
+  }
+  StreamReference(const StreamReference&) = delete;
+  StreamReference& operator=(const StreamReference&) = delete;
+
+  double bytes(int inputs) const { return (inputs + 1.0) * n_ * 4; }
+  void Run(int inputs) const {
+    const float* a = buffers_[0];
+    const float* b = buffers_[1];
+    float* c = buffers_[2];
+    const int64_t n = n_;
+    const bool avx2 = __builtin_cpu_supports("avx2");
+    openaclnn::cpu::ParallelFor((n + kBlock - 1) / kBlock, [&](int64_t t) {
+      const int64_t begin = t * kBlock, end = std::min(n, begin + kBlock);
+      if (inputs == 1 && avx2) {
+        CopyAvx2(a, c, begin, end);
+      } else if (inputs == 1) {
+        std::memcpy(c + begin, a + begin, (end - begin) * sizeof(float));
+      } else if (avx2) {
+        TriadAvx2(a, b, c, begin, end);
+      } else {
+        for (int64_t i = begin; i < end; ++i) c[i] = a[i] + 1.5f * b[i];
+      }
+    });
+  }
+
+ private:
+  static constexpr int64_t kBlock = 1 << 16;
+  int64_t n_;
+  float* buffers_[3] = {};
+};
 
 struct Measured {
   double seconds = 0;
   double bytes = 0;
+  double ref_seconds = 0, ref_bytes = 0;  // the stream reference timed alongside
+  double share = 0;                       // of the reference's bandwidth (median of pairs)
 };
 
-// Runs one row in dtype `dt` (the input dtype for the casts) through a repeatable executor.
-Measured MeasureRow(Row row, aclDataType dt, aclrtStream stream, int reps, double min_time) {
+// Runs one row in dtype `dt` (the input dtype for the casts) through a repeatable executor,
+// alternating with `ref` (its stream reference, `inputs` tensors read).
+Measured MeasureRow(Row row, aclDataType dt, aclrtStream stream, int reps, double min_time,
+                    const StreamReference& ref, int ref_inputs) {
   const int64_t n = kRows * kCols;
   aclDataType in_dt = dt, out_dt = dt;
   if (row == Row::kCastF32ToBf16) in_dt = ACL_FLOAT, out_dt = ACL_BF16;
@@ -204,12 +251,16 @@ Measured MeasureRow(Row row, aclDataType dt, aclrtStream stream, int reps, doubl
   m.bytes = static_cast<double>(inputs) * in_bytes + out_bytes;
   if (status == 0 && aclSetAclOpExecutorRepeatable(ex) == 0) {
     void* workspace = ws > 0 ? Alloc(ws) : nullptr;
-    m.seconds = MedianSeconds(
+    m.ref_bytes = ref.bytes(ref_inputs);
+    const Paired t = TimePaired(
         [&] {
           run(workspace, ws, ex, stream);
           aclrtSynchronizeStream(stream);
         },
-        reps, min_time);
+        m.bytes, [&] { ref.Run(ref_inputs); }, m.ref_bytes, reps, min_time);
+    m.seconds = t.row_seconds;
+    m.ref_seconds = t.ref_seconds;
+    m.share = t.row_share;
     aclDestroyAclOpExecutor(ex);
     if (workspace != nullptr) aclrtFree(workspace);
   } else {
@@ -235,21 +286,24 @@ int main(int argc, char** argv) {
   std::string torch_version;
   const std::map<std::string, double> torch =
       openaclnn::bench::ReadTorchResults(args.torch_path, &torch_version);
-  const Stream stream_f32 = MeasureStream(kRows * kCols, reps, min_time);
-  const Stream stream_16 = MeasureStream(kRows * kCols / 2, reps, min_time);
+  const StreamReference stream_f32(kRows * kCols);
+  const StreamReference stream_16(kRows * kCols / 2);
 
   std::printf("openaclnn pointwise, %lld x %lld elements, %d threads, ISA %s; PyTorch: %s\n",
               static_cast<long long>(kRows), static_cast<long long>(kCols),
               openaclnn::cpu::NumThreads(), openaclnn::cpu::ActiveIsa().c_str(),
               torch.empty() ? "not measured (pass --torch_results)" : torch_version.c_str());
   std::printf(
-      "stream bandwidth this run (bytes moved): copy %.1f GB/s, triad %.1f GB/s over 64 MiB "
-      "buffers; copy %.1f GB/s, triad %.1f GB/s over 32 MiB buffers\n\n",
-      stream_f32.copy / 1e9, stream_f32.triad / 1e9, stream_16.copy / 1e9, stream_16.triad / 1e9);
+      "stream: copy (one-input rows) or triad (two-input rows) with non-temporal stores over "
+      "buffers of the row's output size, timed alternately with the row; of stream = median of "
+      "the paired bandwidth ratios\n\n");
   std::printf(
       "| row | op | dtype | openaclnn ms | GB/s | stream GB/s | of stream | PyTorch ms | "
       "PyTorch / ours |\n");
   std::printf("|---:|---|---|---:|---:|---:|---:|---:|---:|\n");
+  // For the closing summary: each row's share of the stream (contiguous rows and the transposed
+  // copy apart) and the log of its speed against PyTorch.
+  std::vector<double> contiguous_pct, transposed_pct, log_ratios;
   for (int ri = 0; ri < static_cast<int>(std::size(kRowSpecs)); ++ri) {
     if (args.only_shape >= 0 && ri != args.only_shape) continue;
     const RowSpec& spec = kRowSpecs[ri];
@@ -257,27 +311,40 @@ int main(int argc, char** argv) {
     if (spec.row == Row::kCastF32ToBf16) dtypes = {ACL_FLOAT};
     if (spec.row == Row::kCastBf16ToF32) dtypes = {ACL_BF16};
     for (aclDataType dt : dtypes) {
-      const Measured m = MeasureRow(spec.row, dt, stream, reps, min_time);
+      // The row's largest tensor picks the reference's buffer size: 32 MiB for the BF16 rows,
+      // 64 MiB for the FLOAT rows and both casts (over 32 MiB buffers the reference's source
+      // partly stays in a 32 MiB last-level cache between calls, which the cast's 64 MiB FLOAT
+      // source cannot).
+      const bool half_size = dt == ACL_BF16 && spec.row != Row::kCastBf16ToF32;
+      const Measured m = MeasureRow(spec.row, dt, stream, reps, min_time,
+                                    half_size ? stream_16 : stream_f32, spec.inputs);
       if (m.seconds <= 0) continue;
       const double gbs = m.bytes / m.seconds / 1e9;
-      // The output's buffer size picks the stream figure (BF16 rows and the cast to BF16: 32 MiB).
-      const bool half_size =
-          dt == ACL_BF16 ? spec.row != Row::kCastBf16ToF32 : spec.row == Row::kCastF32ToBf16;
-      const Stream& stream_bw = half_size ? stream_16 : stream_f32;
-      const double ref = (spec.inputs == 2 ? stream_bw.triad : stream_bw.copy) / 1e9;
+      const double ref = m.ref_bytes / m.ref_seconds / 1e9;
       const char* dname = dt == ACL_BF16 ? "bf16" : "f32";
       char torch_cell[32] = "-", ratio[32] = "-";
       const auto th = torch.find(std::to_string(ri) + "/" + dname);
       if (th != torch.end()) {
         std::snprintf(torch_cell, sizeof(torch_cell), "%.3f", th->second * 1e3);
         std::snprintf(ratio, sizeof(ratio), "%.2f", th->second / m.seconds);
+        log_ratios.push_back(std::log(th->second / m.seconds));
       }
+      (spec.row == Row::kCopyTransposed ? transposed_pct : contiguous_pct).push_back(100 * m.share);
       std::printf("| %d | %s | %s | %.3f | %.1f | %.1f | %.0f %% | %s | %s |\n", ri, spec.name,
-                  dt == ACL_BF16 ? "BF16" : "FLOAT", m.seconds * 1e3, gbs, ref, 100 * gbs / ref,
+                  dt == ACL_BF16 ? "BF16" : "FLOAT", m.seconds * 1e3, gbs, ref, 100 * m.share,
                   torch_cell, ratio);
       std::fflush(stdout);
     }
   }
+  std::printf(
+      "\npointwise: median %.0f %% of stream bandwidth (contiguous), %.0f %% (transposed copy)",
+      Median(contiguous_pct), Median(transposed_pct));
+  if (!log_ratios.empty()) {
+    double sum = 0;
+    for (double l : log_ratios) sum += l;
+    std::printf(", geometric mean %.2f x PyTorch", std::exp(sum / log_ratios.size()));
+  }
+  std::printf("\n");
   aclrtDestroyStream(stream);
   aclrtResetDevice(0);
   aclFinalize();

@@ -31,6 +31,11 @@ struct RunArgs {
   bool b_is_scalar = false;               // b is the scalar below, not a tensor
   double scalar_f = 0, alpha_f = 1;       // kF32 / kF64 kinds (fp32 values for kF32)
   int64_t scalar_i = 0, alpha_i = 1;      // kInt / kBool kinds
+  // The SIMD kernel writes its aligned vectors with non-temporal stores (decided in phase 1 for
+  // problems far beyond the last-level cache, whose output would not stay cached anyway: the
+  // store then skips the read of each output line before it is written). Only timing depends on
+  // it.
+  bool stream_out = false;
 };
 
 // True when the SIMD float kernel handles `args` (kind kF32 and every tensor operand FLOAT,
@@ -41,6 +46,16 @@ bool SimdHandles(const RunArgs& args);
 // loaded to fp32). Bitwise the same results as RunStrided.
 void RunContiguousSimd(const KernelTarget& target, const RunArgs& args, const void* a,
                        float a_value, const void* b, float b_value, void* out, int64_t n);
+// A tile transpose of 2- or 4-byte elements (esize), bits moved unchanged: dst[i * dst_stride + c]
+// = src[c * src_stride + i] for i < rows, c < cols (strides in elements; the source's columns
+// are contiguous). Blocks of 16 x 16 32-bit lanes (AVX-512; 8 x 8 on AVX2) are transposed in
+// registers, 16-bit elements as pairs of adjacent columns in one 32-bit lane; the edges and other
+// targets move elements one by one. `stream`: aligned whole-line stores are non-temporal. While
+// a block of columns is moved, the lines of the same columns of `ahead` (the next tile, with
+// `ahead_cols` columns; nullptr for none) are prefetched.
+void TransposeTile(const KernelTarget& target, const void* src, int64_t src_stride, void* dst,
+                   int64_t dst_stride, int64_t rows, int64_t cols, int64_t esize, bool stream,
+                   const void* ahead, int64_t ahead_cols);
 // Any dtype and strides: the typed loop. Pointers at each run's first element, strides in
 // elements (b unused when args.b_is_scalar or for kCopy).
 void RunStrided(const RunArgs& args, const void* a, int64_t sa, const void* b, int64_t sb,
