@@ -15,6 +15,7 @@
 
 #include <cstdint>
 
+#include "api/elem_type.h"
 #include "hwy/highway.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -149,6 +150,34 @@ HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> F32ToBf16Bits(DF, hn::Vec<DF> f) {
       hn::Add(u, hn::Add(hn::Set(du, 0x7fffu), hn::And(hn::ShiftRight<16>(u), hn::Set(du, 1u)))));
   const auto nan = hn::Or(hn::ShiftRight<16>(u), hn::Set(du, 0x40u));
   return hn::IfThenElse(hn::RebindMask(du, hn::IsNaN(f)), nan, rounded);
+}
+
+// Lanes i .. i + Lanes(df) - 1 of a FLOAT, FLOAT16 or BFLOAT16 buffer, widened exactly to float.
+template <::openaclnn::ElemType E, class DF>
+HWY_INLINE hn::Vec<DF> LoadFloatLanes(DF df, const void* p, int64_t i = 0) {
+  using ::openaclnn::ElemType;
+  if constexpr (E == ElemType::kFloat32) {
+    return hn::LoadU(df, static_cast<const float*>(p) + i);
+  } else if constexpr (E == ElemType::kFloat16) {
+    return HalvesToF32(df,
+                       hn::LoadU(hn::Rebind<uint16_t, DF>(), static_cast<const uint16_t*>(p) + i));
+  } else {
+    return Bf16BitsToF32(df, LoadU16AsU32(df, static_cast<const uint16_t*>(p) + i));
+  }
+}
+
+// Stores float lanes into lanes i .. of a FLOAT, FLOAT16 or BFLOAT16 buffer, each rounded once
+// (the scalar conversions' bits).
+template <::openaclnn::ElemType E, class DF>
+HWY_INLINE void StoreFloatLanes(DF df, hn::Vec<DF> v, void* p, int64_t i = 0) {
+  using ::openaclnn::ElemType;
+  if constexpr (E == ElemType::kFloat32) {
+    hn::StoreU(v, df, static_cast<float*>(p) + i);
+  } else if constexpr (E == ElemType::kFloat16) {
+    hn::StoreU(F32ToHalves(df, v), hn::Rebind<uint16_t, DF>(), static_cast<uint16_t*>(p) + i);
+  } else {
+    StoreU32AsU16(df, F32ToBf16Bits(df, v), static_cast<uint16_t*>(p) + i);
+  }
 }
 
 }  // namespace HWY_NAMESPACE

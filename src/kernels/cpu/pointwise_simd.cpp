@@ -29,28 +29,6 @@ using DF = hn::ScalableTag<float>;
 using DU16 = hn::Rebind<uint16_t, DF>;
 using VF = hn::Vec<DF>;
 
-template <ElemType T>
-HWY_INLINE VF LoadF(DF d, const void* p, int64_t i) {
-  if constexpr (T == ElemType::kFloat32) {
-    return hn::LoadU(d, static_cast<const float*>(p) + i);
-  } else if constexpr (T == ElemType::kFloat16) {
-    return cv::HalvesToF32(d, hn::LoadU(DU16(), static_cast<const uint16_t*>(p) + i));
-  } else {
-    return cv::Bf16BitsToF32(d, cv::LoadU16AsU32(d, static_cast<const uint16_t*>(p) + i));
-  }
-}
-
-template <ElemType T>
-HWY_INLINE void StoreF(DF d, VF v, void* p, int64_t i) {
-  if constexpr (T == ElemType::kFloat32) {
-    hn::StoreU(v, d, static_cast<float*>(p) + i);
-  } else if constexpr (T == ElemType::kFloat16) {
-    hn::StoreU(cv::F32ToHalves(d, v), DU16(), static_cast<uint16_t*>(p) + i);
-  } else {
-    cv::StoreU32AsU16(d, cv::F32ToBf16Bits(d, v), static_cast<uint16_t*>(p) + i);
-  }
-}
-
 // Non-temporal stores: on the x86 AVX2 and AVX-512 targets, whose 16-bit halves are whole
 // vectors (a narrower target's half vector would be stored as 16 bytes); elsewhere the plain store.
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
@@ -59,12 +37,12 @@ constexpr bool kCanStream = true;
 constexpr bool kCanStream = false;
 #endif
 
-// Stores v as StoreF does, to an address aligned to the stored vector's size (kStream: with a
-// non-temporal store).
+// Stores v as cv::StoreFloatLanes does, to an address aligned to the stored vector's size (kStream:
+// with a non-temporal store).
 template <ElemType T, bool kStream>
 HWY_INLINE void PutF(DF d, VF v, void* p, int64_t i) {
   if constexpr (!kStream || !kCanStream) {
-    StoreF<T>(d, v, p, i);
+    cv::StoreFloatLanes<T>(d, v, p, i);
   } else if constexpr (T == ElemType::kFloat32) {
     hn::Stream(v, d, static_cast<float*>(p) + i);
   } else {
@@ -145,8 +123,8 @@ HWY_INLINE int64_t UniformLoop(const void* a, VF va, const void* b, VF vb, VF al
   constexpr bool kFour = kVectorBytes <= 16;
   auto step = [&](int64_t j) HWY_ATTR {
     VF x = va, y = vb;
-    if constexpr (kA) x = LoadF<T>(d, a, j);
-    if constexpr (kB) y = LoadF<T>(d, b, j);
+    if constexpr (kA) x = cv::LoadFloatLanes<T>(d, a, j);
+    if constexpr (kB) y = cv::LoadFloatLanes<T>(d, b, j);
     return ApplyV<kOp>(x, y, alpha);
   };
   if constexpr (kFour) {
@@ -209,11 +187,11 @@ HWY_INLINE void ConvertFrom(const void* a, void* out, int64_t i0, int64_t n) {
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
   int64_t i = i0;
   for (; i + 2 * lanes <= n; i += 2 * lanes) {
-    const VF x0 = LoadF<A>(d, a, i), x1 = LoadF<A>(d, a, i + lanes);
+    const VF x0 = cv::LoadFloatLanes<A>(d, a, i), x1 = cv::LoadFloatLanes<A>(d, a, i + lanes);
     PutF<O, kStream>(d, x0, out, i);
     PutF<O, kStream>(d, x1, out, i + lanes);
   }
-  for (; i + lanes <= n; i += lanes) PutF<O, kStream>(d, LoadF<A>(d, a, i), out, i);
+  for (; i + lanes <= n; i += lanes) PutF<O, kStream>(d, cv::LoadFloatLanes<A>(d, a, i), out, i);
   if (kStream && kCanStream) hwy::FlushStream();
   for (; i < n; ++i) StoreF32(O, out, i, LoadAsF32(A, a, i));
 }
@@ -239,7 +217,8 @@ HWY_INLINE void ToF32Block(const void* p, int64_t from, float* buf, int64_t coun
   const DF d;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
   int64_t i = 0;
-  for (; i + lanes <= count; i += lanes) hn::StoreU(LoadF<T>(d, p, from + i), d, buf + i);
+  for (; i + lanes <= count; i += lanes)
+    hn::StoreU(cv::LoadFloatLanes<T>(d, p, from + i), d, buf + i);
   for (; i < count; ++i) buf[i] = LoadAsF32(T, p, from + i);
 }
 
@@ -277,7 +256,8 @@ HWY_NOINLINE void MixedBlocks(const RunArgs& args, const void* a, float av, cons
     }
     int64_t i = 0;
     for (; i + lanes <= count; i += lanes) {
-      StoreF<O>(d, ApplyV<kOp>(hn::LoadU(d, xa + i), hn::LoadU(d, xb + i), alpha), out, from + i);
+      cv::StoreFloatLanes<O>(d, ApplyV<kOp>(hn::LoadU(d, xa + i), hn::LoadU(d, xb + i), alpha), out,
+                             from + i);
     }
     for (; i < count; ++i) StoreF32(O, out, from + i, ApplyS<kOp>(xa[i], xb[i], alpha_s));
   }

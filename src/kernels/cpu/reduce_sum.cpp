@@ -30,20 +30,6 @@ using DF = hn::ScalableTag<float>;
 using DU16 = hn::Rebind<uint16_t, DF>;
 using VF = hn::Vec<DF>;
 
-// N lanes of type E at p, as float (exact).
-template <ElemType E>
-HWY_INLINE VF LoadF(DF d, const void* p) {
-  if constexpr (E == ElemType::kFloat32) {
-    return hn::LoadU(d, static_cast<const float*>(p));
-  } else if constexpr (E == ElemType::kBFloat16) {
-    const auto bits = hn::PromoteTo(hn::RebindToUnsigned<DF>(),
-                                    hn::LoadU(DU16(), static_cast<const uint16_t*>(p)));
-    return hn::BitCast(d, hn::ShiftLeft<16>(bits));
-  } else {
-    return cv::HalvesToF32(d, hn::LoadU(DU16(), static_cast<const uint16_t*>(p)));
-  }
-}
-
 template <ElemType E>
 HWY_INLINE float ScalarF(const void* p, int64_t i) {
   if constexpr (E == ElemType::kFloat32) {
@@ -104,7 +90,8 @@ HWY_INLINE VF RunChunkVector(const void* p, int64_t n) {
   for (; i + kRunLanes <= n; i += kRunLanes) {
     HWY_UNROLL(16)
     for (size_t v = 0; v < kVectors; ++v) {
-      acc[v] = hn::Add(acc[v], LoadF<E>(d, Advance<E>(p, i + static_cast<int64_t>(v * kN))));
+      acc[v] = hn::Add(acc[v],
+                       cv::LoadFloatLanes<E>(d, Advance<E>(p, i + static_cast<int64_t>(v * kN))));
     }
   }
   if (kMayHaveTail && i < n) {
@@ -273,7 +260,7 @@ void SumColumnBlockT(const void* base, const int64_t* row_offsets, int64_t rows,
       for (; c + kN <= width; c += kN) {
         VF a = hn::LoadU(d, acc + c);
         HWY_UNROLL(8)
-        for (int k = 0; k < 8; ++k) a = hn::Add(a, LoadF<E>(d, Advance<E>(p[k], c)));
+        for (int k = 0; k < 8; ++k) a = hn::Add(a, cv::LoadFloatLanes<E>(d, Advance<E>(p[k], c)));
         hn::StoreU(a, d, acc + c);
       }
       for (; c < width; ++c) {
@@ -306,10 +293,10 @@ void SumColumnBlockT(const void* base, const int64_t* row_offsets, int64_t rows,
         hwy::Prefetch(static_cast<const unsigned char*>(Advance<E>(q3, c)));
       }
       VF a = hn::LoadU(d, acc + c);
-      a = hn::Add(a, LoadF<E>(d, Advance<E>(p0, c)));
-      a = hn::Add(a, LoadF<E>(d, Advance<E>(p1, c)));
-      a = hn::Add(a, LoadF<E>(d, Advance<E>(p2, c)));
-      a = hn::Add(a, LoadF<E>(d, Advance<E>(p3, c)));
+      a = hn::Add(a, cv::LoadFloatLanes<E>(d, Advance<E>(p0, c)));
+      a = hn::Add(a, cv::LoadFloatLanes<E>(d, Advance<E>(p1, c)));
+      a = hn::Add(a, cv::LoadFloatLanes<E>(d, Advance<E>(p2, c)));
+      a = hn::Add(a, cv::LoadFloatLanes<E>(d, Advance<E>(p3, c)));
       hn::StoreU(a, d, acc + c);
     }
     for (; c < width; ++c) {
@@ -325,7 +312,8 @@ void SumColumnBlockT(const void* base, const int64_t* row_offsets, int64_t rows,
     const void* p0 = Advance<E>(base, row_offsets[r]);
     int64_t c = 0;
     for (; c + kN <= width; c += kN) {
-      hn::StoreU(hn::Add(hn::LoadU(d, acc + c), LoadF<E>(d, Advance<E>(p0, c))), d, acc + c);
+      hn::StoreU(hn::Add(hn::LoadU(d, acc + c), cv::LoadFloatLanes<E>(d, Advance<E>(p0, c))), d,
+                 acc + c);
     }
     for (; c < width; ++c) acc[c] += ScalarF<E>(p0, c);
   }
@@ -351,7 +339,7 @@ HWY_INLINE void NarrowBlocksT(const void* base, int64_t row_stride, float* acc, 
       const void* row = Advance<E>(base, (b * kColumnBlock + r) * row_stride);
       HWY_UNROLL(16)
       for (int64_t w = 0; w < kW; ++w)
-        a[b][w] = hn::Add(a[b][w], LoadF<E>(d, Advance<E>(row, w * kN)));
+        a[b][w] = hn::Add(a[b][w], cv::LoadFloatLanes<E>(d, Advance<E>(row, w * kN)));
     }
   }
   HWY_UNROLL(16)
