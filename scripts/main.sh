@@ -61,9 +61,9 @@ for bench in build/release/bench/bench_*; do
   OPENACLNN_DEVICE=$device "$bench" "${args[@]}" | tee "out/bench/$name.txt"
 done
 step "benchmark summary: one line per family"
-# Each benchmark ends with "<family>: ..." lines: its share of the machine limit and the speed-up
-# over its peers measured in the same run.
-grep -hE '^[a-z_]+: ' out/bench/bench_*.txt || echo "(no summary lines)"
+# The kit's benchmarks end with a "<family>: median ..." line: the share of the machine limit and
+# the speed-up over the peers measured in the same run.
+grep -hE '^[a-z_]+: median ' out/bench/bench_*.txt || echo "(no summary lines)"
 # Debian's python3 (install_deps.sh installs its matplotlib); a python3 earlier on PATH may lack it.
 /usr/bin/python3 bench/plot_layer_norm_backward.py out/bench/bench_layer_norm_backward.txt \
   out/bench/bench_layer_norm_backward.png
