@@ -42,16 +42,29 @@ struct MultiStrided {
   }
 };
 
+// |v| as an unsigned number; defined for INT64_MIN too.
+OPENACLNN_HOST_DEVICE inline uint64_t Magnitude(int64_t v) {
+  return v < 0 ? uint64_t{0} - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+}
+
 // a * b without overflow, or false.
 OPENACLNN_HOST_DEVICE inline bool MulNoOverflow(int64_t a, int64_t b, int64_t* out) {
   if (a == 0 || b == 0) {
     *out = 0;
     return true;
   }
-  const int64_t abs_a = a < 0 ? -a : a;
-  const int64_t abs_b = b < 0 ? -b : b;
-  if (abs_a > INT64_MAX / abs_b) return false;
-  *out = a * b;
+  const uint64_t mag_a = Magnitude(a);
+  const uint64_t mag_b = Magnitude(b);
+  if (mag_a > UINT64_MAX / mag_b) return false;
+  const uint64_t mag = mag_a * mag_b;
+  const bool negative = (a < 0) != (b < 0);
+  const uint64_t limit = static_cast<uint64_t>(INT64_MAX) + (negative ? 1 : 0);
+  if (mag > limit) return false;
+  if (negative) {
+    *out = mag == limit ? INT64_MIN : -static_cast<int64_t>(mag);
+  } else {
+    *out = static_cast<int64_t>(mag);
+  }
   return true;
 }
 
@@ -197,20 +210,20 @@ OPENACLNN_HOST_DEVICE inline bool CertainlyDisjoint(int rank, const int64_t* dim
   }
   for (int a = 1; a < count; ++a) {
     for (int b = a; b > 0; --b) {
-      const int64_t sb = strides[order[b]] < 0 ? -strides[order[b]] : strides[order[b]];
-      const int64_t sp = strides[order[b - 1]] < 0 ? -strides[order[b - 1]] : strides[order[b - 1]];
-      if (sb >= sp) break;
+      if (Magnitude(strides[order[b]]) >= Magnitude(strides[order[b - 1]])) break;
       const int t = order[b];
       order[b] = order[b - 1];
       order[b - 1] = t;
     }
   }
-  int64_t span = 0;  // largest offset reachable by the dims processed so far
+  uint64_t span = 0;  // largest offset reachable by the dims processed so far
   for (int a = 0; a < count; ++a) {
     const int i = order[a];
-    const int64_t stride = strides[i] < 0 ? -strides[i] : strides[i];
+    const uint64_t stride = Magnitude(strides[i]);
     if (stride <= span) return false;
-    span += stride * (dims[i] - 1);
+    const uint64_t steps = static_cast<uint64_t>(dims[i] - 1);
+    if (stride > (UINT64_MAX - span) / steps) return false;  // reach beyond 2^64: may wrap
+    span += stride * steps;
   }
   return true;
 }
