@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "api/dtype.h"
 #include "api/tensor_desc.h"
 
 namespace openaclnn::rms_norm {
@@ -30,30 +31,33 @@ inline int64_t RowBase(const TensorDesc& t, int begin, int64_t row) {
   return off;
 }
 
+// True when the row's trailing dims [begin, rank) form one run of equally spaced elements; its
+// spacing goes to *stride (dims of size 1 are skipped).
+inline bool OneRun(const TensorDesc& t, int begin, int64_t* stride) {
+  int64_t run_stride = 1;
+  int64_t expect = -1;
+  for (int d = t.rank - 1; d >= begin; --d) {
+    if (t.dims[d] == 1) continue;
+    if (expect < 0) {
+      run_stride = t.strides[d];
+      expect = t.strides[d] * t.dims[d];
+    } else if (t.strides[d] != expect) {
+      return false;
+    } else {
+      expect *= t.dims[d];
+    }
+  }
+  *stride = run_stride;
+  return true;
+}
+
 // Calls fn(i, offset) for the row's elements i = 0..n-1 in row-major order of dims
 // [begin, rank), offset counted from `base`. A row whose trailing dims are one run of stride s
 // costs one multiply per element; otherwise an odometer steps the dims.
 template <class Fn>
 inline void ForRow(const TensorDesc& t, int begin, int64_t base, int64_t n, const Fn& fn) {
-  // Merge trailing dims that are contiguous with each other into one run.
   int64_t run_stride = 1;
-  bool one_run = true;
-  {
-    int64_t expect = -1;
-    for (int d = t.rank - 1; d >= begin; --d) {
-      if (t.dims[d] == 1) continue;
-      if (expect < 0) {
-        run_stride = t.strides[d];
-        expect = t.strides[d] * t.dims[d];
-      } else if (t.strides[d] != expect) {
-        one_run = false;
-        break;
-      } else {
-        expect *= t.dims[d];
-      }
-    }
-  }
-  if (one_run) {
+  if (OneRun(t, begin, &run_stride)) {
     for (int64_t i = 0; i < n; ++i) fn(i, base + i * run_stride);
     return;
   }
@@ -68,6 +72,53 @@ inline void ForRow(const TensorDesc& t, int begin, int64_t base, int64_t n, cons
       idx[d] = 0;
     }
   }
+}
+
+// Row `row` of a view (its first element at `first`) as n floats into out. Rows laid out
+// contiguously take a typed loop (one dtype switch per row instead of one per element).
+inline void LoadRow(const TensorDesc& t, const void* first, int begin, int64_t row, int64_t n,
+                    float* out) {
+  const int64_t base = RowBase(t, begin, row);
+  int64_t stride = 0;
+  if (OneRun(t, begin, &stride) && (stride == 1 || n == 1)) {
+    if (t.dtype == ACL_FLOAT) {
+      const float* src = static_cast<const float*>(first) + base;
+      for (int64_t i = 0; i < n; ++i) out[i] = src[i];
+      return;
+    }
+    const uint16_t* src = static_cast<const uint16_t*>(first) + base;
+    if (t.dtype == ACL_BF16) {
+      for (int64_t i = 0; i < n; ++i) out[i] = BFloat16ToFloat(src[i]);
+    } else {
+      for (int64_t i = 0; i < n; ++i) out[i] = HalfToFloat(src[i]);
+    }
+    return;
+  }
+  ForRow(t, begin, base, n,
+         [&](int64_t i, int64_t off) { out[i] = LoadAsFloat(first, t.dtype, off); });
+}
+
+// n floats into row `row` of a view, each rounded once to the view's dtype.
+inline void StoreRow(const TensorDesc& t, void* first, int begin, int64_t row, int64_t n,
+                     const float* in) {
+  const int64_t base = RowBase(t, begin, row);
+  int64_t stride = 0;
+  if (OneRun(t, begin, &stride) && (stride == 1 || n == 1)) {
+    if (t.dtype == ACL_FLOAT) {
+      float* dst = static_cast<float*>(first) + base;
+      for (int64_t i = 0; i < n; ++i) dst[i] = in[i];
+      return;
+    }
+    uint16_t* dst = static_cast<uint16_t*>(first) + base;
+    if (t.dtype == ACL_BF16) {
+      for (int64_t i = 0; i < n; ++i) dst[i] = FloatToBFloat16(in[i]);
+    } else {
+      for (int64_t i = 0; i < n; ++i) dst[i] = FloatToHalf(in[i]);
+    }
+    return;
+  }
+  ForRow(t, begin, base, n,
+         [&](int64_t i, int64_t off) { StoreFromFloat(first, t.dtype, off, in[i]); });
 }
 
 // sum_i a[i] * b[i] * (c ? c[i] : 1) of a row in a fixed order: eight fp32 lanes over blocks of

@@ -37,17 +37,13 @@ class FastPlan : public Plan {
       const int64_t m1 = std::min(p.m, m0 + rows_per_chunk_);
       const float inv_n = 1.0f / static_cast<float>(p.n);
       for (int64_t m = m0; m < m1; ++m) {
-        ForRow(p.x, p.begin, RowBase(p.x, p.begin, m), p.n, [&](int64_t i, int64_t off) {
-          row[static_cast<size_t>(i)] = LoadAsFloat(x, p.x.dtype, off);
-        });
+        LoadRow(p.x, x, p.begin, m, p.n, row.data());
         const float ss = RowDot(row.data(), row.data(), nullptr, p.n);
         const float rs =
             static_cast<float>(1.0 / std::sqrt(static_cast<double>(ss * inv_n) + p.epsilon));
         rstd[LinearOffset(p.rstd, m)] = rs;
-        ForRow(p.y, p.begin, RowBase(p.y, p.begin, m), p.n, [&](int64_t i, int64_t off) {
-          const size_t k = static_cast<size_t>(i);
-          StoreFromFloat(y, p.y.dtype, off, row[k] * rs * w[k]);
-        });
+        for (size_t k = 0; k < row.size(); ++k) row[k] = row[k] * rs * w[k];
+        StoreRow(p.y, y, p.begin, m, p.n, row.data());
       }
     };
     if (p.m * p.n <= kSerialElements) {

@@ -15,8 +15,10 @@ namespace {
 
 using rms_norm::ForRow;
 using rms_norm::LinearOffset;
+using rms_norm::LoadRow;
 using rms_norm::RowBase;
 using rms_norm::RowsPerChunk;
+using rms_norm::StoreRow;
 
 constexpr int64_t kSerialElements = int64_t{1} << 17;
 constexpr int64_t kColumnBlock = 4096;  // dgamma columns per task of the final sum
@@ -54,19 +56,15 @@ class FastPlan : public Plan {
       const float inv_n = 1.0f / static_cast<float>(p.n);
       for (int64_t m = m0; m < m1; ++m) {
         const float r = rstd[LinearOffset(p.rstd, m)];
-        ForRow(p.x, p.begin, RowBase(p.x, p.begin, m), p.n, [&](int64_t i, int64_t off) {
-          xs[static_cast<size_t>(i)] = LoadAsFloat(x, p.x.dtype, off);
-        });
-        ForRow(p.dy, p.begin, RowBase(p.dy, p.begin, m), p.n, [&](int64_t i, int64_t off) {
-          dys[static_cast<size_t>(i)] = LoadAsFloat(dy, p.dy.dtype, off);
-        });
+        LoadRow(p.x, x, p.begin, m, p.n, xs.data());
+        LoadRow(p.dy, dy, p.begin, m, p.n, dys.data());
         const float sum_ax = rms_norm::RowDot(dys.data(), w.data(), xs.data(), p.n);
-        for (size_t k = 0; k < n; ++k) part[k] += dys[k] * xs[k] * r;
         const float coef = r * r * (sum_ax * inv_n);
-        ForRow(p.dx, p.begin, RowBase(p.dx, p.begin, m), p.n, [&](int64_t i, int64_t off) {
-          const size_t k = static_cast<size_t>(i);
-          StoreFromFloat(dx, p.dx.dtype, off, r * (dys[k] * w[k] - xs[k] * coef));
-        });
+        for (size_t k = 0; k < n; ++k) {
+          part[k] += dys[k] * xs[k] * r;
+          dys[k] = r * (dys[k] * w[k] - xs[k] * coef);  // dx, in place of dy
+        }
+        StoreRow(p.dx, dx, p.begin, m, p.n, dys.data());
       }
     };
     if (serial) {
