@@ -11,6 +11,9 @@
 
 namespace openaclnn::test::act {
 
+using pw::Layouts;
+using pw::PointwiseTest;
+
 inline double GoldGeluErf(double x) { return 0.5 * x * std::erfc(-x / std::sqrt(2.0)); }
 inline double GoldGeluTanh(double x) {
   const double k = std::sqrt(2.0 / M_PI);

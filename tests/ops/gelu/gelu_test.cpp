@@ -84,6 +84,7 @@ void RunRandomCase(aclrtStream stream, Form f, aclDataType dtype, uint32_t seed)
     }
     if (rank > 0 && std::uniform_int_distribution<int>(0, 3)(rng) == 0) {
       x_dims.erase(x_dims.begin());  // fewer dims: right-aligned broadcasting
+      g_dims[0] = out_dims[0];       // one operand must carry the leading dim
     }
   }
   DeviceTensor x(x_dims, dtype, RandomLayout(&rng, static_cast<int>(x_dims.size())));
