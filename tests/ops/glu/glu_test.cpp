@@ -111,6 +111,26 @@ TEST_F(GluTest, ReferenceAgainstGolden) {
   unsetenv("OPENACLNN_FORCE_IMPL");
 }
 
+// A dense fp32 sweep of b over [-30, 30] (a = 1 + b / 64): out = a * sigmoid(b) within 1e-6
+// relative (a few ulps) of the float64 value, tails included.
+TEST_F(GluTest, DenseSweepFloat32) {
+  const int64_t n = 120001;
+  DeviceTensor self({2, n}, ACL_FLOAT), out({1, n}, ACL_FLOAT);
+  std::vector<float> values(2 * n);
+  for (int64_t i = 0; i < n; ++i) {
+    const float b = -30.f + 60.f * static_cast<float>(i) / (n - 1);
+    values[i] = 1.f + b / 64.f;
+    values[n + i] = b;
+  }
+  self.Fill(values);
+  ASSERT_EQ(CallGlu(stream_, self.get(), 0, out.get()), ACLNN_SUCCESS) << RecentError();
+  const std::vector<float> got = out.Values();
+  for (int64_t i = 0; i < n; ++i) {
+    const double gold = static_cast<double>(values[i]) / (1.0 + std::exp(-double{values[n + i]}));
+    ASSERT_NEAR(got[i], gold, 1e-6 * std::fabs(gold) + 1e-37) << "b=" << values[n + i];
+  }
+}
+
 TEST_F(GluTest, CraftedValues) {
   // self [2, 2] along dim 1: a = {1, 3}, b = {0, 0} -> out = {0.5, 1.5}.
   DeviceTensor self({2, 2}, ACL_FLOAT), out({2, 1}, ACL_FLOAT);
