@@ -1,0 +1,483 @@
+// The plans of the GELU and GLU families (ops/gelu/activation.h): one walk over the iteration
+// shape, in fixed chunks of the row-major element order on the thread pool (the split depends on
+// the problem only, and every element is computed alone, so any thread count gives the same
+// bits). The fast plan computes in fp32 (float64 for DOUBLE) and rounds each output once; the
+// reference computes everything in float64 and rounds once.
+#include "ops/gelu/activation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <type_traits>
+
+#include "api/dtype.h"
+#include "backend/cpu/thread_pool.h"
+
+namespace openaclnn::activation {
+
+const char* KindName(Kind kind) {
+  switch (kind) {
+    case Kind::kGeluErf:
+      return "gelu_erf";
+    case Kind::kGeluTanh:
+      return "gelu_tanh";
+    case Kind::kGeluGradErf:
+      return "gelu_grad_erf";
+    case Kind::kGeluGradTanh:
+      return "gelu_grad_tanh";
+    case Kind::kGlu:
+      return "glu";
+    case Kind::kGluGrad:
+      return "glu_grad";
+  }
+  return "?";
+}
+
+int InputCount(Kind kind) {
+  switch (kind) {
+    case Kind::kGeluErf:
+    case Kind::kGeluTanh:
+      return 1;
+    case Kind::kGluGrad:
+      return 3;
+    default:
+      return 2;
+  }
+}
+
+int OutputCount(Kind kind) { return kind == Kind::kGluGrad ? 2 : 1; }
+
+int64_t Problem::Numel() const {
+  int64_t n = 1;
+  for (int d = 0; d < rank; ++d) n *= dims[d];
+  return n;
+}
+
+std::string Problem::Describe() const {
+  std::string s = std::string(KindName(kind)) + " shape=[";
+  for (int d = 0; d < rank; ++d) s += (d ? ", " : "") + std::to_string(dims[d]);
+  s += "]";
+  for (int i = 0; i < InputCount(kind); ++i) {
+    s += std::string(" in") + std::to_string(i) + "=" + DTypeName(ToAclDataType(in[i].type));
+  }
+  for (int i = 0; i < OutputCount(kind); ++i) {
+    s += std::string(" out") + std::to_string(i) + "=" + DTypeName(ToAclDataType(out[i].type));
+  }
+  return s;
+}
+
+View MakeView(const TensorDesc& desc, int binding, int rank, const int64_t* dims) {
+  View v;
+  v.binding = binding;
+  v.type = ToElemType(desc.dtype);
+  v.offset = desc.offset;
+  const int lead = rank - desc.rank;
+  for (int d = 0; d < rank; ++d) {
+    const int src = d - lead;
+    const bool broadcast = src < 0 || (desc.dims[src] == 1 && dims[d] != 1);
+    v.strides[d] = broadcast ? 0 : desc.strides[src];
+  }
+  return v;
+}
+
+namespace {
+
+constexpr double kSqrtHalf = 0.70710678118654752440;
+constexpr double kInvSqrt2Pi = 0.39894228040143267794;
+constexpr double kSqrt2OverPi = 0.79788456080286535588;
+constexpr double kTanhCubic = 0.044715;
+
+// The formulas, written once for float (the fast plan) and double (the reference, and GLU's
+// DOUBLE tensors).
+template <class T>
+T GeluErf(T x) {
+  return T(0.5) * x * (T(1) + std::erf(x * T(kSqrtHalf)));
+}
+template <class T>
+T GeluTanh(T x) {
+  const T inner = T(kSqrt2OverPi) * (x + T(kTanhCubic) * x * x * x);
+  return T(0.5) * x * (T(1) + std::tanh(inner));
+}
+template <class T>
+T GeluGradErf(T dy, T x) {
+  const T cdf = T(0.5) * (T(1) + std::erf(x * T(kSqrtHalf)));
+  const T pdf = T(kInvSqrt2Pi) * std::exp(T(-0.5) * x * x);
+  return dy * (cdf + x * pdf);
+}
+template <class T>
+T GeluGradTanh(T dy, T x) {
+  const T x2 = x * x;
+  const T inner = T(kSqrt2OverPi) * (x + T(kTanhCubic) * x2 * x);
+  const T t = std::tanh(inner);
+  const T d_inner = T(kSqrt2OverPi) * (T(1) + T(3 * kTanhCubic) * x2);
+  return dy * (T(0.5) * (T(1) + t) + T(0.5) * x * (T(1) - t * t) * d_inner);
+}
+template <class T>
+T Sigmoid(T b) {
+  return T(1) / (T(1) + std::exp(-b));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The fp32 batch path: branch-free exp and erfc written so that the compiler vectorises the loops
+// over a block (libm's scalar calls would dominate the time). Every element is computed by the
+// same operations whether it lands in a vector or in the scalar tail, so the bits do not depend
+// on the block boundaries.
+
+// e^x for x in fp32: x = n ln2 + r with |r| <= ln2/2 (ln2 split in two for an exact n ln2), a
+// degree-6 Taylor-Horner polynomial for e^r (error below 1 ulp on that interval), 2^n from the
+// exponent bits. x is clamped to [-87, 88]: below, the result is about 1.6e-38 instead of
+// smaller (the callers multiply it by bounded factors; values that small are below every
+// tolerance), above, 1.65e38 instead of inf (only sigmoid's 1 / (1 + e^-b) reaches it, where
+// the quotient is then below 6e-39 instead of 0).
+// No floating-point trap is ever observed here, so the compiler may if-convert the selects below
+// into vector blends (the results are the same IEEE operations either way).
+#pragma GCC push_options
+#pragma GCC optimize("no-trapping-math")
+
+inline float ExpF(float x) {
+  x = x < -87.f ? -87.f : (x > 88.f ? 88.f : x);
+  // Round to nearest by adding and removing 1.5 * 2^23 (vectorises without SSE4.1's round).
+  const float n = (x * 1.44269504088896341f + 12582912.f) - 12582912.f;
+  const float r = (x - n * 0.693145751953125f) - n * 1.428606765330187045e-6f;
+  float p = 1.f / 720;
+  p = p * r + 1.f / 120;
+  p = p * r + 1.f / 24;
+  p = p * r + 1.f / 6;
+  p = p * r + 0.5f;
+  p = p * r + 1.f;
+  p = p * r + 1.f;
+  const int32_t bits = (static_cast<int32_t>(n) + 127) << 23;
+  float scale;
+  std::memcpy(&scale, &bits, 4);
+  return p * scale;
+}
+
+// erfc(z) for z >= 0 with a relative error of about 1.2e-7 (plus fp32 rounding): the Chebyshev
+// fit of Numerical Recipes (Press et al., "erfcc"), t e^(-z^2 + P(t)) with t = 1 / (1 + z/2).
+inline float ErfcPositive(float z) {
+  const float t = 1.f / (1.f + 0.5f * z);
+  float p = 0.17087277f;
+  p = p * t - 0.82215223f;
+  p = p * t + 1.48851587f;
+  p = p * t - 1.13520398f;
+  p = p * t + 0.27886807f;
+  p = p * t - 0.18628806f;
+  p = p * t + 0.09678418f;
+  p = p * t + 0.37409196f;
+  p = p * t + 1.00002368f;
+  p = p * t - 1.26551223f;
+  return t * ExpF(-z * z + p);
+}
+
+// Phi(x) = erfc(-x / sqrt 2) / 2, accurate relative to its value on both sides.
+inline float NormalCdf(float x) {
+  const float z = x * static_cast<float>(kSqrtHalf);
+  const float e = ErfcPositive(z < 0 ? -z : z);
+  return z < 0 ? 0.5f * e : 1.f - 0.5f * e;
+}
+
+// tanh(u) = sign(u) (1 - 2 / (e^(2|u|) + 1)); near 0 its absolute error is about 1e-7, which
+// the callers only add to 1.
+inline float TanhF(float u) {
+  const float a = u < 0 ? -u : u;
+  const float t = 1.f - 2.f / (ExpF(2.f * a) + 1.f);
+  return u < 0 ? -t : t;
+}
+
+constexpr int kBlock = 256;
+
+void BatchF32(Kind kind, const float* x0, const float* x1, const float* x2, float* y0, float* y1,
+              int n) {
+  const float k = static_cast<float>(kSqrt2OverPi), c = static_cast<float>(kTanhCubic);
+  switch (kind) {
+    case Kind::kGeluErf:
+      for (int i = 0; i < n; ++i) y0[i] = x0[i] * NormalCdf(x0[i]);
+      break;
+    case Kind::kGeluTanh:
+      for (int i = 0; i < n; ++i) {
+        const float x = x0[i];
+        y0[i] = 0.5f * x * (1.f + TanhF(k * (x + c * x * x * x)));
+      }
+      break;
+    case Kind::kGeluGradErf:
+      for (int i = 0; i < n; ++i) {
+        const float x = x1[i];
+        const float pdf = static_cast<float>(kInvSqrt2Pi) * ExpF(-0.5f * x * x);
+        y0[i] = x0[i] * (NormalCdf(x) + x * pdf);
+      }
+      break;
+    case Kind::kGeluGradTanh:
+      for (int i = 0; i < n; ++i) {
+        const float x = x1[i], x2v = x * x;
+        const float t = TanhF(k * (x + c * x2v * x));
+        const float d = k * (1.f + 3.f * c * x2v);
+        y0[i] = x0[i] * (0.5f * (1.f + t) + 0.5f * x * (1.f - t * t) * d);
+      }
+      break;
+    case Kind::kGlu:
+      for (int i = 0; i < n; ++i) y0[i] = x0[i] / (1.f + ExpF(-x1[i]));
+      break;
+    case Kind::kGluGrad:
+      for (int i = 0; i < n; ++i) {
+        const float a = x1[i], s = 1.f / (1.f + ExpF(-x2[i]));
+        const float da = x0[i] * s;
+        y0[i] = da;
+        y1[i] = da * (a - a * s);
+      }
+      break;
+  }
+}
+
+#pragma GCC pop_options
+
+// Typed block loads and stores at a fixed stride (the switch once per block, not per element).
+void LoadBlock(const unsigned char* base, ElemType type, int64_t offset, int64_t stride, int n,
+               float* dst) {
+  switch (type) {
+    case ElemType::kFloat16: {
+      const auto* p = reinterpret_cast<const uint16_t*>(base) + offset;
+      for (int i = 0; i < n; ++i) dst[i] = HalfToFloat(p[i * stride]);
+      break;
+    }
+    case ElemType::kBFloat16: {
+      const auto* p = reinterpret_cast<const uint16_t*>(base) + offset;
+      for (int i = 0; i < n; ++i) dst[i] = BFloat16ToFloat(p[i * stride]);
+      break;
+    }
+    default: {
+      const auto* p = reinterpret_cast<const float*>(base) + offset;
+      for (int i = 0; i < n; ++i) dst[i] = p[i * stride];
+      break;
+    }
+  }
+}
+
+void StoreBlock(unsigned char* base, ElemType type, int64_t offset, int64_t stride, int n,
+                const float* src) {
+  switch (type) {
+    case ElemType::kFloat16: {
+      auto* p = reinterpret_cast<uint16_t*>(base) + offset;
+      for (int i = 0; i < n; ++i) p[i * stride] = FloatToHalf(src[i]);
+      break;
+    }
+    case ElemType::kBFloat16: {
+      auto* p = reinterpret_cast<uint16_t*>(base) + offset;
+      for (int i = 0; i < n; ++i) p[i * stride] = FloatToBFloat16(src[i]);
+      break;
+    }
+    case ElemType::kFloat64: {
+      auto* p = reinterpret_cast<double*>(base) + offset;
+      for (int i = 0; i < n; ++i) p[i * stride] = src[i];
+      break;
+    }
+    default: {
+      auto* p = reinterpret_cast<float*>(base) + offset;
+      for (int i = 0; i < n; ++i) p[i * stride] = src[i];
+      break;
+    }
+  }
+}
+
+template <class T>
+T Load(const unsigned char* base, ElemType type, int64_t index) {
+  switch (type) {
+    case ElemType::kFloat16: {
+      uint16_t h;
+      std::memcpy(&h, base + index * 2, 2);
+      return static_cast<T>(HalfToFloat(h));
+    }
+    case ElemType::kBFloat16: {
+      uint16_t h;
+      std::memcpy(&h, base + index * 2, 2);
+      return static_cast<T>(BFloat16ToFloat(h));
+    }
+    case ElemType::kFloat64: {
+      double v;
+      std::memcpy(&v, base + index * 8, 8);
+      return static_cast<T>(v);
+    }
+    default: {
+      float v;
+      std::memcpy(&v, base + index * 4, 4);
+      return static_cast<T>(v);
+    }
+  }
+}
+
+// One rounding to the output type: a double goes straight to FLOAT16 / BFLOAT16 through float
+// only when it is already a float (the fast plan); the reference rounds double -> float -> 16-bit,
+// whose double rounding can differ from a single rounding only on exact float ties, far below the
+// tolerance the tests allow.
+template <class T>
+void Store(unsigned char* base, ElemType type, int64_t index, T value) {
+  switch (type) {
+    case ElemType::kFloat16: {
+      const uint16_t h = FloatToHalf(static_cast<float>(value));
+      std::memcpy(base + index * 2, &h, 2);
+      break;
+    }
+    case ElemType::kBFloat16: {
+      const uint16_t h = FloatToBFloat16(static_cast<float>(value));
+      std::memcpy(base + index * 2, &h, 2);
+      break;
+    }
+    case ElemType::kFloat64: {
+      const double v = static_cast<double>(value);
+      std::memcpy(base + index * 8, &v, 8);
+      break;
+    }
+    default: {
+      const float v = static_cast<float>(value);
+      std::memcpy(base + index * 4, &v, 4);
+      break;
+    }
+  }
+}
+
+// Elements per task: fixed, so the split depends on the problem only.
+constexpr int64_t kChunk = 1 << 15;
+
+template <class T>
+class ActivationPlan : public Plan {
+ public:
+  ActivationPlan(const Problem& p, const char* name) : p_(p), name_(name) {}
+  const char* target_name() const override { return name_; }
+
+  Status Run(const Bindings& bindings, void* /*workspace*/) const override {
+    const int nin = InputCount(p_.kind);
+    const int nout = OutputCount(p_.kind);
+    const unsigned char* in_base[3] = {};
+    unsigned char* out_base[2] = {};
+    for (int i = 0; i < nin; ++i) {
+      in_base[i] = static_cast<const unsigned char*>(bindings.inputs[p_.in[i].binding]) +
+                   p_.in[i].offset * static_cast<int64_t>(ElemSize(p_.in[i].type));
+    }
+    for (int i = 0; i < nout; ++i) {
+      out_base[i] = static_cast<unsigned char*>(bindings.outputs[p_.out[i].binding]) +
+                    p_.out[i].offset * static_cast<int64_t>(ElemSize(p_.out[i].type));
+    }
+    const int64_t total = p_.Numel();
+    const int64_t tasks = (total + kChunk - 1) / kChunk;
+    cpu::ParallelFor(tasks, [&](int64_t task) {
+      RunRange(in_base, out_base, task * kChunk, std::min(total, (task + 1) * kChunk));
+    });
+    return Status::Ok();
+  }
+
+ private:
+  void RunRange(const unsigned char* const* in_base, unsigned char* const* out_base, int64_t begin,
+                int64_t end) const {
+    const int rank = p_.rank;
+    int64_t index[kMaxRank] = {};
+    int64_t in_off[3] = {}, out_off[2] = {};
+    int64_t rest = begin;
+    for (int d = rank - 1; d >= 0; --d) {
+      index[d] = rest % p_.dims[d];
+      rest /= p_.dims[d];
+    }
+    for (int d = 0; d < rank; ++d) {
+      for (int i = 0; i < 3; ++i) in_off[i] += index[d] * p_.in[i].strides[d];
+      for (int i = 0; i < 2; ++i) out_off[i] += index[d] * p_.out[i].strides[d];
+    }
+    const bool batch = std::is_same<T, float>::value && rank > 0;
+    for (int64_t e = begin; e < end;) {
+      if (batch) {
+        // The rest of the innermost run, in blocks: loads to fp32, the block's math, stores.
+        const int inner = rank - 1;
+        const int n =
+            static_cast<int>(std::min<int64_t>({kBlock, p_.dims[inner] - index[inner], end - e}));
+        alignas(64) float xs[3][kBlock], ys[2][kBlock];
+        for (int i = 0; i < InputCount(p_.kind); ++i) {
+          LoadBlock(in_base[i], p_.in[i].type, in_off[i], p_.in[i].strides[inner], n, xs[i]);
+        }
+        BatchF32(p_.kind, xs[0], xs[1], xs[2], ys[0], ys[1], n);
+        for (int i = 0; i < OutputCount(p_.kind); ++i) {
+          StoreBlock(out_base[i], p_.out[i].type, out_off[i], p_.out[i].strides[inner], n, ys[i]);
+        }
+        e += n;
+        index[inner] += n;
+        for (int i = 0; i < 3; ++i) in_off[i] += n * p_.in[i].strides[inner];
+        for (int i = 0; i < 2; ++i) out_off[i] += n * p_.out[i].strides[inner];
+        if (index[inner] < p_.dims[inner]) continue;
+        // Carry into the outer dims: rewind the inner dim, then step as below.
+        for (int i = 0; i < 3; ++i) in_off[i] -= p_.dims[inner] * p_.in[i].strides[inner];
+        for (int i = 0; i < 2; ++i) out_off[i] -= p_.dims[inner] * p_.out[i].strides[inner];
+        index[inner] = 0;
+        for (int d = inner - 1; d >= 0; --d) {
+          if (++index[d] < p_.dims[d]) {
+            for (int i = 0; i < 3; ++i) in_off[i] += p_.in[i].strides[d];
+            for (int i = 0; i < 2; ++i) out_off[i] += p_.out[i].strides[d];
+            break;
+          }
+          for (int i = 0; i < 3; ++i) in_off[i] -= (p_.dims[d] - 1) * p_.in[i].strides[d];
+          for (int i = 0; i < 2; ++i) out_off[i] -= (p_.dims[d] - 1) * p_.out[i].strides[d];
+          index[d] = 0;
+        }
+        continue;
+      }
+      ++e;
+      Element(in_base, out_base, in_off, out_off);
+      for (int d = rank - 1; d >= 0; --d) {
+        if (++index[d] < p_.dims[d]) {
+          for (int i = 0; i < 3; ++i) in_off[i] += p_.in[i].strides[d];
+          for (int i = 0; i < 2; ++i) out_off[i] += p_.out[i].strides[d];
+          break;
+        }
+        for (int i = 0; i < 3; ++i) in_off[i] -= (p_.dims[d] - 1) * p_.in[i].strides[d];
+        for (int i = 0; i < 2; ++i) out_off[i] -= (p_.dims[d] - 1) * p_.out[i].strides[d];
+        index[d] = 0;
+      }
+    }
+  }
+
+  void Element(const unsigned char* const* in_base, unsigned char* const* out_base,
+               const int64_t* in_off, const int64_t* out_off) const {
+    const T x0 = Load<T>(in_base[0], p_.in[0].type, in_off[0]);
+    switch (p_.kind) {
+      case Kind::kGeluErf:
+        Store(out_base[0], p_.out[0].type, out_off[0], GeluErf(x0));
+        break;
+      case Kind::kGeluTanh:
+        Store(out_base[0], p_.out[0].type, out_off[0], GeluTanh(x0));
+        break;
+      case Kind::kGeluGradErf:
+        Store(out_base[0], p_.out[0].type, out_off[0],
+              GeluGradErf(x0, Load<T>(in_base[1], p_.in[1].type, in_off[1])));
+        break;
+      case Kind::kGeluGradTanh:
+        Store(out_base[0], p_.out[0].type, out_off[0],
+              GeluGradTanh(x0, Load<T>(in_base[1], p_.in[1].type, in_off[1])));
+        break;
+      case Kind::kGlu:
+        Store(out_base[0], p_.out[0].type, out_off[0],
+              x0 * Sigmoid(Load<T>(in_base[1], p_.in[1].type, in_off[1])));
+        break;
+      case Kind::kGluGrad: {
+        const T a = Load<T>(in_base[1], p_.in[1].type, in_off[1]);
+        const T s = Sigmoid(Load<T>(in_base[2], p_.in[2].type, in_off[2]));
+        const T da = x0 * s;
+        Store(out_base[0], p_.out[0].type, out_off[0], da);
+        Store(out_base[1], p_.out[1].type, out_off[1], da * (a - a * s));
+        break;
+      }
+    }
+  }
+
+  Problem p_;
+  const char* name_;
+};
+
+}  // namespace
+
+std::unique_ptr<Plan> MakeFastPlan(const Problem& problem, WorkspaceBooking* /*workspace*/) {
+  if (problem.compute == ElemType::kFloat64) {
+    return std::make_unique<ActivationPlan<double>>(problem, "cpu_activation_f64");
+  }
+  return std::make_unique<ActivationPlan<float>>(problem, "cpu_activation_f32");
+}
+
+std::unique_ptr<Plan> MakeReferencePlan(const Problem& problem, WorkspaceBooking* /*workspace*/) {
+  return std::make_unique<ActivationPlan<double>>(problem, "reference");
+}
+
+}  // namespace openaclnn::activation
