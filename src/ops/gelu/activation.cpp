@@ -131,8 +131,10 @@ T Sigmoid(T b) {
 // the quotient is then below 6e-39 instead of 0).
 // No floating-point trap is ever observed here, so the compiler may if-convert the selects below
 // into vector blends (the results are the same IEEE operations either way).
+#if defined(__GNUC__) && !defined(__clang__)  // clang has no per-function optimize pragma
 #pragma GCC push_options
 #pragma GCC optimize("no-trapping-math")
+#endif
 
 inline float ExpF(float x) {
   x = x < -87.f ? -87.f : (x > 88.f ? 88.f : x);
@@ -228,7 +230,9 @@ void BatchF32(Kind kind, const float* x0, const float* x1, const float* x2, floa
   }
 }
 
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC pop_options
+#endif
 
 // Typed block loads and stores at a fixed stride (the switch once per block, not per element).
 void LoadBlock(const unsigned char* base, ElemType type, int64_t offset, int64_t stride, int n,
