@@ -4,7 +4,9 @@
 #include <cmath>
 #include <vector>
 
+#include "backend/cpu/isa.h"
 #include "backend/cpu/thread_pool.h"
+#include "ops/softmax/cpu/row_kernels.h"
 
 namespace openaclnn::softmax::cpu {
 namespace {
@@ -53,6 +55,34 @@ double RowSum(int64_t n, F&& term) {
   return total;
 }
 
+// The fp32 forward rows and the log-softmax gradient on the Highway kernels of the plan's target.
+bool RunRowSimd(const openaclnn::cpu::KernelTarget& target, Kind kind, int64_t n, float* a,
+                const float* b) {
+  switch (kind) {
+    case Kind::kSoftmax: {
+      const float m = RowMax(target, a, n);
+      const float s = static_cast<float>(RowExpSum(target, a, n, m, true));
+      RowAffine(target, a, n, 1.0f / s, 0.0f);
+      return true;
+    }
+    case Kind::kLogSoftmax: {
+      const float m = RowMax(target, a, n);
+      const float log_sum = std::log(static_cast<float>(RowExpSum(target, a, n, m, false)));
+      // (x - max) first: exact for x near max, so equal values give exactly -log(n).
+      RowAffine(target, a, n, 1.0f, -m);
+      RowAffine(target, a, n, 1.0f, -log_sum);
+      return true;
+    }
+    case Kind::kLogSoftmaxBackward: {
+      const float s = static_cast<float>(RowSum<float>(n, [&](int64_t i) { return a[i]; }));
+      RowSubExpScaled(target, a, b, n, s);
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
 template <typename T>
 void RunRow(Kind kind, int64_t n, T* a, const T* b) {
   switch (kind) {
@@ -92,7 +122,8 @@ void RunRow(Kind kind, int64_t n, T* a, const T* b) {
 
 class FastPlan : public Plan {
  public:
-  explicit FastPlan(const Problem& p) : p_(p), view_(p) {}
+  explicit FastPlan(const Problem& p)
+      : p_(p), view_(p), target_(openaclnn::cpu::PlanningTarget()) {}
 
   Status Run(const Bindings& bindings, void* /*workspace*/) const override {
     if (p_.x.dtype == ACL_DOUBLE) return RunTyped<double>(bindings);
@@ -121,7 +152,11 @@ class FastPlan : public Plan {
             b[i] = Load<T>(y, p_.y.dtype, start[1] + i * view_.step[1]);
           }
         }
-        RunRow<T>(p_.kind, n, a.data(), b.data());
+        bool done = false;
+        if constexpr (sizeof(T) == sizeof(float)) {
+          done = RunRowSimd(target_, p_.kind, n, a.data(), b.data());
+        }
+        if (!done) RunRow<T>(p_.kind, n, a.data(), b.data());
         for (int64_t i = 0; i < n; ++i)
           Store<T>(out, p_.out.dtype, start[2] + i * view_.step[2], a[i]);
       }
@@ -131,6 +166,7 @@ class FastPlan : public Plan {
 
   Problem p_;
   RowView view_;
+  openaclnn::cpu::KernelTarget target_;
 };
 
 }  // namespace
