@@ -14,68 +14,81 @@ namespace {
 // Elements per task: rows are grouped so each task touches about this many elements; the grouping
 // depends on the shape only, so every thread count computes the same sums in the same order.
 constexpr int64_t kElementsPerTask = 1 << 16;
+// Rows gathered together when the softmax dim is not the innermost one.
+constexpr int64_t kTileColumns = 16;
 
-// Row gather and scatter with the dtype switch outside the element loop (a loop per dtype the
-// compiler can vectorise when step is 1).
-template <typename T>
-void GatherRow(T* dst, const void* base, aclDataType dtype, int64_t start, int64_t step,
-               int64_t n) {
-  switch (dtype) {
-    case ACL_DOUBLE: {
-      const double* p = static_cast<const double*>(base) + start;
-      for (int64_t i = 0; i < n; ++i) dst[i] = static_cast<T>(p[i * step]);
-      break;
-    }
-    case ACL_FLOAT: {
-      const float* p = static_cast<const float*>(base) + start;
-      if (step == 1) {
-        for (int64_t i = 0; i < n; ++i) dst[i] = p[i];
-      } else {
-        for (int64_t i = 0; i < n; ++i) dst[i] = p[i * step];
-      }
-      break;
-    }
-    case ACL_BF16: {
-      const uint16_t* p = static_cast<const uint16_t*>(base) + start;
-      for (int64_t i = 0; i < n; ++i) dst[i] = BFloat16ToFloat(p[i * step]);
-      break;
-    }
-    default: {
-      const uint16_t* p = static_cast<const uint16_t*>(base) + start;
-      for (int64_t i = 0; i < n; ++i) dst[i] = HalfToFloat(p[i * step]);
-      break;
+// Gather of `cols` rows (row c starts col_step elements after row c - 1) into dst[c * n + k], and
+// the scatter back. The element loop walks the columns innermost, so rows of adjacent columns (an
+// outer-dim softmax over contiguous inner dims) read whole cache lines; the dtype switch sits
+// outside the loops.
+template <typename T, typename E, typename Convert>
+void GatherTyped(T* dst, const E* p, int64_t step, int64_t n, int64_t cols, int64_t col_step,
+                 Convert convert) {
+  if (cols == 1) {
+    for (int64_t k = 0; k < n; ++k) dst[k] = static_cast<T>(convert(p[k * step]));
+    return;
+  }
+  for (int64_t k = 0; k < n; ++k) {
+    for (int64_t c = 0; c < cols; ++c) {
+      dst[c * n + k] = static_cast<T>(convert(p[k * step + c * col_step]));
     }
   }
 }
 
 template <typename T>
-void ScatterRow(void* base, aclDataType dtype, int64_t start, int64_t step, const T* src,
-                int64_t n) {
+void GatherRows(T* dst, const void* base, aclDataType dtype, int64_t start, int64_t step, int64_t n,
+                int64_t cols, int64_t col_step) {
+  auto same = [](auto v) { return v; };
   switch (dtype) {
-    case ACL_DOUBLE: {
-      double* p = static_cast<double*>(base) + start;
-      for (int64_t i = 0; i < n; ++i) p[i * step] = static_cast<double>(src[i]);
+    case ACL_DOUBLE:
+      GatherTyped(dst, static_cast<const double*>(base) + start, step, n, cols, col_step, same);
       break;
-    }
-    case ACL_FLOAT: {
-      float* p = static_cast<float*>(base) + start;
-      if (step == 1) {
-        for (int64_t i = 0; i < n; ++i) p[i] = static_cast<float>(src[i]);
-      } else {
-        for (int64_t i = 0; i < n; ++i) p[i * step] = static_cast<float>(src[i]);
-      }
+    case ACL_FLOAT:
+      GatherTyped(dst, static_cast<const float*>(base) + start, step, n, cols, col_step, same);
       break;
-    }
-    case ACL_BF16: {
-      uint16_t* p = static_cast<uint16_t*>(base) + start;
-      for (int64_t i = 0; i < n; ++i) p[i * step] = FloatToBFloat16(static_cast<float>(src[i]));
+    case ACL_BF16:
+      GatherTyped(dst, static_cast<const uint16_t*>(base) + start, step, n, cols, col_step,
+                  BFloat16ToFloat);
       break;
-    }
-    default: {
-      uint16_t* p = static_cast<uint16_t*>(base) + start;
-      for (int64_t i = 0; i < n; ++i) p[i * step] = FloatToHalf(static_cast<float>(src[i]));
+    default:
+      GatherTyped(dst, static_cast<const uint16_t*>(base) + start, step, n, cols, col_step,
+                  HalfToFloat);
       break;
-    }
+  }
+}
+
+template <typename T, typename E, typename Convert>
+void ScatterTyped(E* p, int64_t step, const T* src, int64_t n, int64_t cols, int64_t col_step,
+                  Convert convert) {
+  if (cols == 1) {
+    for (int64_t k = 0; k < n; ++k) p[k * step] = convert(src[k]);
+    return;
+  }
+  for (int64_t k = 0; k < n; ++k) {
+    for (int64_t c = 0; c < cols; ++c) p[k * step + c * col_step] = convert(src[c * n + k]);
+  }
+}
+
+template <typename T>
+void ScatterRows(void* base, aclDataType dtype, int64_t start, int64_t step, const T* src,
+                 int64_t n, int64_t cols, int64_t col_step) {
+  switch (dtype) {
+    case ACL_DOUBLE:
+      ScatterTyped(static_cast<double*>(base) + start, step, src, n, cols, col_step,
+                   [](T v) { return static_cast<double>(v); });
+      break;
+    case ACL_FLOAT:
+      ScatterTyped(static_cast<float*>(base) + start, step, src, n, cols, col_step,
+                   [](T v) { return static_cast<float>(v); });
+      break;
+    case ACL_BF16:
+      ScatterTyped(static_cast<uint16_t*>(base) + start, step, src, n, cols, col_step,
+                   [](T v) { return FloatToBFloat16(static_cast<float>(v)); });
+      break;
+    default:
+      ScatterTyped(static_cast<uint16_t*>(base) + start, step, src, n, cols, col_step,
+                   [](T v) { return FloatToHalf(static_cast<float>(v)); });
+      break;
   }
 }
 
@@ -186,20 +199,41 @@ class FastPlan : public Plan {
     const int64_t n = view_.n;
     const int64_t rows_per_task = std::max<int64_t>(1, kElementsPerTask / std::max<int64_t>(n, 1));
     const int64_t tasks = (view_.rows + rows_per_task - 1) / rows_per_task;
+    // Rows of adjacent columns (consecutive row indices along the last outer dim) are gathered
+    // together, up to kTileColumns and kElementsPerTask elements; each row is still computed
+    // alone, so the tiling changes no result.
+    const int last = view_.outer_rank - 1;
+    const int64_t tile =
+        (last < 0 || view_.step[0] == 1)
+            ? 1
+            : std::max<int64_t>(1, std::min<int64_t>(kTileColumns, kElementsPerTask / n));
     openaclnn::cpu::ParallelFor(tasks, [&](int64_t task) {
-      std::vector<T> a(static_cast<size_t>(n)), b(backward ? static_cast<size_t>(n) : 0);
+      const size_t size = static_cast<size_t>(n * tile);
+      std::vector<T> a(size), b(backward ? size : 0);
       const int64_t end = std::min(view_.rows, (task + 1) * rows_per_task);
-      for (int64_t r = task * rows_per_task; r < end; ++r) {
+      for (int64_t r = task * rows_per_task; r < end;) {
+        int64_t cols = std::min(tile, end - r);
+        if (last >= 0) cols = std::min(cols, view_.outer_dims[last] - r % view_.outer_dims[last]);
         int64_t start[3];
         view_.RowStart(r, start);
-        GatherRow<T>(a.data(), x, p_.x.dtype, start[0], view_.step[0], n);
-        if (backward) GatherRow<T>(b.data(), y, p_.y.dtype, start[1], view_.step[1], n);
-        bool done = false;
-        if constexpr (sizeof(T) == sizeof(float)) {
-          done = RunRowSimd(target_, p_.kind, n, a.data(), b.data());
+        const int64_t col_step[3] = {last >= 0 ? view_.outer_strides[0][last] : 0,
+                                     last >= 0 ? view_.outer_strides[1][last] : 0,
+                                     last >= 0 ? view_.outer_strides[2][last] : 0};
+        GatherRows<T>(a.data(), x, p_.x.dtype, start[0], view_.step[0], n, cols, col_step[0]);
+        if (backward) {
+          GatherRows<T>(b.data(), y, p_.y.dtype, start[1], view_.step[1], n, cols, col_step[1]);
         }
-        if (!done) RunRow<T>(p_.kind, n, a.data(), b.data());
-        ScatterRow<T>(out, p_.out.dtype, start[2], view_.step[2], a.data(), n);
+        for (int64_t c = 0; c < cols; ++c) {
+          T* row = a.data() + c * n;
+          const T* grad_row = backward ? b.data() + c * n : nullptr;
+          bool done = false;
+          if constexpr (sizeof(T) == sizeof(float)) {
+            done = RunRowSimd(target_, p_.kind, n, row, grad_row);
+          }
+          if (!done) RunRow<T>(p_.kind, n, row, grad_row);
+        }
+        ScatterRows<T>(out, p_.out.dtype, start[2], view_.step[2], a.data(), n, cols, col_step[2]);
+        r += cols;
       }
     });
     return Status::Ok();
