@@ -1,0 +1,25 @@
+// aclnnLogSoftmaxBackward: out = gradOutput - exp(output) * sum(gradOutput) along dim (CANN's
+// header of the same name); src/ops/softmax implements it.
+#ifndef OPENACLNN_ACLNNOP_ACLNN_LOGSOFTMAX_BACKWARD_H_
+#define OPENACLNN_ACLNNOP_ACLNN_LOGSOFTMAX_BACKWARD_H_
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACLNN_API aclnnStatus aclnnLogSoftmaxBackwardGetWorkspaceSize(const aclTensor* gradOutput,
+                                                              const aclTensor* output, int64_t dim,
+                                                              aclTensor* out,
+                                                              uint64_t* workspaceSize,
+                                                              aclOpExecutor** executor);
+
+ACLNN_API aclnnStatus aclnnLogSoftmaxBackward(void* workspace, uint64_t workspaceSize,
+                                              aclOpExecutor* executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // OPENACLNN_ACLNNOP_ACLNN_LOGSOFTMAX_BACKWARD_H_

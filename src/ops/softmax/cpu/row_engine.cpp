@@ -1,0 +1,255 @@
+#include "ops/softmax/cpu/row_engine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "backend/cpu/isa.h"
+#include "backend/cpu/thread_pool.h"
+#include "ops/softmax/cpu/row_kernels.h"
+
+namespace openaclnn::softmax::cpu {
+namespace {
+
+// Elements per task: rows are grouped so each task touches about this many elements; the grouping
+// depends on the shape only, so every thread count computes the same sums in the same order.
+constexpr int64_t kElementsPerTask = 1 << 16;
+// Rows gathered together when the softmax dim is not the innermost one.
+constexpr int64_t kTileColumns = 16;
+
+// Gather of `cols` rows (row c starts col_step elements after row c - 1) into dst[c * n + k], and
+// the scatter back. The element loop walks the columns innermost, so rows of adjacent columns (an
+// outer-dim softmax over contiguous inner dims) read whole cache lines; the dtype switch sits
+// outside the loops.
+template <typename T, typename E, typename Convert>
+void GatherTyped(T* dst, const E* p, int64_t step, int64_t n, int64_t cols, int64_t col_step,
+                 Convert convert) {
+  if (cols == 1) {
+    for (int64_t k = 0; k < n; ++k) dst[k] = static_cast<T>(convert(p[k * step]));
+    return;
+  }
+  for (int64_t k = 0; k < n; ++k) {
+    for (int64_t c = 0; c < cols; ++c) {
+      dst[c * n + k] = static_cast<T>(convert(p[k * step + c * col_step]));
+    }
+  }
+}
+
+template <typename T>
+void GatherRows(T* dst, const void* base, aclDataType dtype, int64_t start, int64_t step, int64_t n,
+                int64_t cols, int64_t col_step) {
+  auto same = [](auto v) { return v; };
+  switch (dtype) {
+    case ACL_DOUBLE:
+      GatherTyped(dst, static_cast<const double*>(base) + start, step, n, cols, col_step, same);
+      break;
+    case ACL_FLOAT:
+      GatherTyped(dst, static_cast<const float*>(base) + start, step, n, cols, col_step, same);
+      break;
+    case ACL_BF16:
+      GatherTyped(dst, static_cast<const uint16_t*>(base) + start, step, n, cols, col_step,
+                  BFloat16ToFloat);
+      break;
+    default:
+      GatherTyped(dst, static_cast<const uint16_t*>(base) + start, step, n, cols, col_step,
+                  HalfToFloat);
+      break;
+  }
+}
+
+template <typename T, typename E, typename Convert>
+void ScatterTyped(E* p, int64_t step, const T* src, int64_t n, int64_t cols, int64_t col_step,
+                  Convert convert) {
+  if (cols == 1) {
+    for (int64_t k = 0; k < n; ++k) p[k * step] = convert(src[k]);
+    return;
+  }
+  for (int64_t k = 0; k < n; ++k) {
+    for (int64_t c = 0; c < cols; ++c) p[k * step + c * col_step] = convert(src[c * n + k]);
+  }
+}
+
+template <typename T>
+void ScatterRows(void* base, aclDataType dtype, int64_t start, int64_t step, const T* src,
+                 int64_t n, int64_t cols, int64_t col_step) {
+  switch (dtype) {
+    case ACL_DOUBLE:
+      ScatterTyped(static_cast<double*>(base) + start, step, src, n, cols, col_step,
+                   [](T v) { return static_cast<double>(v); });
+      break;
+    case ACL_FLOAT:
+      ScatterTyped(static_cast<float*>(base) + start, step, src, n, cols, col_step,
+                   [](T v) { return static_cast<float>(v); });
+      break;
+    case ACL_BF16:
+      ScatterTyped(static_cast<uint16_t*>(base) + start, step, src, n, cols, col_step,
+                   [](T v) { return FloatToBFloat16(static_cast<float>(v)); });
+      break;
+    default:
+      ScatterTyped(static_cast<uint16_t*>(base) + start, step, src, n, cols, col_step,
+                   [](T v) { return FloatToHalf(static_cast<float>(v)); });
+      break;
+  }
+}
+
+// Sum of v[0..n) in 8 interleaved partial sums per block of 128 (vectorisable, error growing with
+// the block and not the row), block sums added in double.
+template <typename T, typename F>
+double RowSum(int64_t n, F&& term) {
+  constexpr int kLanes = 8;
+  constexpr int64_t kBlock = 128;
+  double total = 0.0;
+  for (int64_t b = 0; b < n; b += kBlock) {
+    const int64_t end = std::min(n, b + kBlock);
+    T lanes[kLanes] = {};
+    int64_t i = b;
+    for (; i + kLanes <= end; i += kLanes) {
+      for (int l = 0; l < kLanes; ++l) lanes[l] += term(i + l);
+    }
+    for (; i < end; ++i) lanes[0] += term(i);
+    T block = 0;
+    for (int l = 0; l < kLanes; ++l) block += lanes[l];
+    total += static_cast<double>(block);
+  }
+  return total;
+}
+
+// The fp32 forward rows and the log-softmax gradient on the Highway kernels of the plan's target.
+bool RunRowSimd(const openaclnn::cpu::KernelTarget& target, Kind kind, int64_t n, float* a,
+                const float* b) {
+  switch (kind) {
+    case Kind::kSoftmax: {
+      const float m = RowMax(target, a, n);
+      const float s = static_cast<float>(RowExpSum(target, a, n, m, true));
+      RowAffine(target, a, n, 1.0f / s, 0.0f);
+      return true;
+    }
+    case Kind::kLogSoftmax: {
+      const float m = RowMax(target, a, n);
+      const float log_sum = std::log(static_cast<float>(RowExpSum(target, a, n, m, false)));
+      // (x - max) first: exact for x near max, so equal values give exactly -log(n).
+      RowAffine(target, a, n, 1.0f, -m);
+      RowAffine(target, a, n, 1.0f, -log_sum);
+      return true;
+    }
+    case Kind::kLogSoftmaxBackward: {
+      const float s = static_cast<float>(RowSum<float>(n, [&](int64_t i) { return a[i]; }));
+      RowSubExpScaled(target, a, b, n, s);
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+template <typename T>
+void RunRow(Kind kind, int64_t n, T* a, const T* b) {
+  switch (kind) {
+    case Kind::kSoftmax:
+    case Kind::kLogSoftmax: {
+      T m = -INFINITY;
+      bool nan = false;
+      for (int64_t i = 0; i < n; ++i) {
+        m = std::max(m, a[i]);
+        nan |= std::isnan(a[i]);
+      }
+      if (nan) m = NAN;  // the whole row NaN, as PyTorch
+      if (kind == Kind::kSoftmax) {
+        for (int64_t i = 0; i < n; ++i) a[i] = std::exp(a[i] - m);
+        const T s = static_cast<T>(RowSum<T>(n, [&](int64_t i) { return a[i]; }));
+        for (int64_t i = 0; i < n; ++i) a[i] = a[i] / s;
+      } else {
+        const T s = static_cast<T>(RowSum<T>(n, [&](int64_t i) { return std::exp(a[i] - m); }));
+        // (x - max) first: exact for x near max, so equal values give exactly -log(n).
+        const T log_sum = std::log(s);
+        for (int64_t i = 0; i < n; ++i) a[i] = (a[i] - m) - log_sum;
+      }
+      break;
+    }
+    case Kind::kSoftmaxBackward: {
+      const T s = static_cast<T>(RowSum<T>(n, [&](int64_t i) { return a[i] * b[i]; }));
+      for (int64_t i = 0; i < n; ++i) a[i] = b[i] * (a[i] - s);
+      break;
+    }
+    case Kind::kLogSoftmaxBackward: {
+      const T s = static_cast<T>(RowSum<T>(n, [&](int64_t i) { return a[i]; }));
+      for (int64_t i = 0; i < n; ++i) a[i] = a[i] - std::exp(b[i]) * s;
+      break;
+    }
+  }
+}
+
+class FastPlan : public Plan {
+ public:
+  explicit FastPlan(const Problem& p)
+      : p_(p), view_(p), target_(openaclnn::cpu::PlanningTarget()) {}
+
+  Status Run(const Bindings& bindings, void* /*workspace*/) const override {
+    if (p_.x.dtype == ACL_DOUBLE) return RunTyped<double>(bindings);
+    return RunTyped<float>(bindings);
+  }
+
+ private:
+  template <typename T>
+  Status RunTyped(const Bindings& bindings) const {
+    const bool backward = IsBackward(p_.kind);
+    const void* x = p_.x.First(bindings.inputs[backward ? kGradOutput : kSelf]);
+    const void* y = backward ? p_.y.First(bindings.inputs[kOutput]) : nullptr;
+    void* out = p_.out.First(bindings.outputs[kOut]);
+    const int64_t n = view_.n;
+    const int64_t rows_per_task = std::max<int64_t>(1, kElementsPerTask / std::max<int64_t>(n, 1));
+    const int64_t tasks = (view_.rows + rows_per_task - 1) / rows_per_task;
+    // Rows of adjacent columns (consecutive row indices along the last outer dim) are gathered
+    // together, up to kTileColumns and kElementsPerTask elements; each row is still computed
+    // alone, so the tiling changes no result.
+    const int last = view_.outer_rank - 1;
+    const int64_t tile =
+        (last < 0 || view_.step[0] == 1)
+            ? 1
+            : std::max<int64_t>(1, std::min<int64_t>(kTileColumns, kElementsPerTask / n));
+    openaclnn::cpu::ParallelFor(tasks, [&](int64_t task) {
+      const size_t size = static_cast<size_t>(n * tile);
+      std::vector<T> a(size), b(backward ? size : 0);
+      const int64_t end = std::min(view_.rows, (task + 1) * rows_per_task);
+      for (int64_t r = task * rows_per_task; r < end;) {
+        int64_t cols = std::min(tile, end - r);
+        if (last >= 0) cols = std::min(cols, view_.outer_dims[last] - r % view_.outer_dims[last]);
+        int64_t start[3];
+        view_.RowStart(r, start);
+        const int64_t col_step[3] = {last >= 0 ? view_.outer_strides[0][last] : 0,
+                                     last >= 0 ? view_.outer_strides[1][last] : 0,
+                                     last >= 0 ? view_.outer_strides[2][last] : 0};
+        GatherRows<T>(a.data(), x, p_.x.dtype, start[0], view_.step[0], n, cols, col_step[0]);
+        if (backward) {
+          GatherRows<T>(b.data(), y, p_.y.dtype, start[1], view_.step[1], n, cols, col_step[1]);
+        }
+        for (int64_t c = 0; c < cols; ++c) {
+          T* row = a.data() + c * n;
+          const T* grad_row = backward ? b.data() + c * n : nullptr;
+          bool done = false;
+          if constexpr (sizeof(T) == sizeof(float)) {
+            done = RunRowSimd(target_, p_.kind, n, row, grad_row);
+          }
+          if (!done) RunRow<T>(p_.kind, n, row, grad_row);
+        }
+        ScatterRows<T>(out, p_.out.dtype, start[2], view_.step[2], a.data(), n, cols, col_step[2]);
+        r += cols;
+      }
+    });
+    return Status::Ok();
+  }
+
+  Problem p_;
+  RowView view_;
+  openaclnn::cpu::KernelTarget target_;
+};
+
+}  // namespace
+
+const char* FastDeclines(const Problem&) { return nullptr; }
+
+std::unique_ptr<Plan> MakeFastPlan(const Problem& problem, WorkspaceBooking*) {
+  return std::make_unique<FastPlan>(problem);
+}
+
+}  // namespace openaclnn::softmax::cpu
