@@ -10,10 +10,7 @@
 //
 //   bench_gelu [--quick] [--shape=INDEX] [--torch_results=FILE]
 // --quick: the first shape, short repetitions; --shape: one shape only.
-#include <immintrin.h>
-
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -32,8 +29,13 @@
 #include "backend/cpu/isa.h"
 #include "backend/cpu/thread_pool.h"
 #include "bench_common.h"
+#include "stream_floor.h"
 
 namespace {
+
+using openaclnn::bench::AlternatingMedians;
+using openaclnn::bench::Median;
+using openaclnn::bench::StreamPass;
 
 // Shapes of the table (bench_gelu.py has the same list): the activation's input for GELU, GLU's
 // self (split along the last dim).
@@ -62,76 +64,6 @@ const char* OpLabel(Op op) {
 }
 bool IsBackward(Op op) {
   return op == Op::kGeluBackwardErf || op == Op::kGeluBackwardTanh || op == Op::kGluBackward;
-}
-
-double Now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-// Median seconds of `a` and of `b`, called in alternation (see bench_reduce_sum.cpp), and the
-// median over the pairs of b's time over a's.
-void AlternatingMedians(const std::function<void()>& a, const std::function<void()>& b,
-                        int min_pairs, double seconds, double* a_seconds, double* b_seconds,
-                        double* b_over_a) {
-  a();
-  b();
-  std::vector<double> ta, tb, ratio;
-  const double start = Now();
-  while (static_cast<int>(ta.size()) < min_pairs || Now() - start < seconds) {
-    const double t0 = Now();
-    a();
-    const double t1 = Now();
-    b();
-    const double t2 = Now();
-    ta.push_back(t1 - t0);
-    tb.push_back(t2 - t1);
-    ratio.push_back((t2 - t1) / (t1 - t0));
-  }
-  *a_seconds = Median(ta);
-  *b_seconds = Median(tb);
-  *b_over_a = Median(ratio);
-}
-
-__attribute__((target("avx2"))) float SumBlockAvx2(const float* p, int64_t n) {
-  __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
-  int64_t i = 0;
-  for (; i + 32 <= n; i += 32) {
-    a0 = _mm256_add_ps(a0, _mm256_loadu_ps(p + i));
-    a1 = _mm256_add_ps(a1, _mm256_loadu_ps(p + i + 8));
-    a2 = _mm256_add_ps(a2, _mm256_loadu_ps(p + i + 16));
-    a3 = _mm256_add_ps(a3, _mm256_loadu_ps(p + i + 24));
-  }
-  alignas(32) float lanes[8];
-  _mm256_store_ps(lanes, _mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)));
-  float s = 0;
-  for (float v : lanes) s += v;
-  for (; i < n; ++i) s += p[i];
-  return s;
-}
-
-// The stream floor of a row: every pool thread reads its span of `in_bytes` (of `src`) and writes
-// its span of `out_bytes` (of `dst`).
-float StreamPass(const void* src, size_t in_bytes, void* dst, size_t out_bytes,
-                 std::vector<float>* sums) {
-  const int64_t tasks = openaclnn::cpu::NumThreads();
-  sums->assign(static_cast<size_t>(tasks), 0.f);
-  const int64_t in_count = static_cast<int64_t>(in_bytes / sizeof(float));
-  const int64_t in_span = in_count / tasks / 32 * 32;
-  const size_t out_span = out_bytes / static_cast<size_t>(tasks) / 64 * 64;
-  openaclnn::cpu::ParallelFor(tasks, [&](int64_t t) {
-    const int64_t n = t + 1 == tasks ? in_count - t * in_span : in_span;
-    (*sums)[t] = SumBlockAvx2(static_cast<const float*>(src) + t * in_span, n);
-    const size_t o = static_cast<size_t>(t) * out_span;
-    const size_t m = t + 1 == tasks ? out_bytes - o : out_span;
-    std::memset(static_cast<char*>(dst) + o, static_cast<int>(t), m);
-  });
-  return (*sums)[0];
 }
 
 aclTensor* Make(const std::vector<int64_t>& dims, aclDataType dt, void* data) {
@@ -208,12 +140,12 @@ Result Measure(const std::vector<int64_t>& dims, Op op, aclDataType dt, aclrtStr
     std::vector<float> sums;
     static volatile float sink = 0;
     AlternatingMedians(
-        [&] {
+        [&](int64_t) {
           phase2(workspace, ws, ex, stream);
           aclrtSynchronizeStream(stream);
         },
-        [&] { sink = sink + StreamPass(sx, in_bytes, sy, out_bytes, &sums); }, pairs, seconds,
-        &r.ours, &r.stream, &r.fraction);
+        [&](int64_t) { sink = sink + StreamPass(sx, in_bytes, &sums, sy, out_bytes); }, pairs,
+        seconds, &r.ours, &r.stream, &r.fraction);
     if (workspace != nullptr) aclrtFree(workspace);
     aclDestroyAclOpExecutor(ex);
   } else {

@@ -13,10 +13,7 @@
 //
 //   bench_rms_norm [--quick] [--shape=INDEX] [--torch_results=FILE]
 // The last line sums the table up for scripts: "rms_norm: median ...".
-#include <immintrin.h>
-
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -33,8 +30,13 @@
 #include "backend/cpu/isa.h"
 #include "backend/cpu/thread_pool.h"
 #include "bench_common.h"
+#include "stream_floor.h"
 
 namespace {
+
+using openaclnn::bench::AlternatingMedians;
+using openaclnn::bench::Median;
+using openaclnn::bench::StreamPass;
 
 struct Shape {
   int64_t rows, cols;
@@ -43,72 +45,6 @@ struct Shape {
 const Shape kShapes[] = {{1024, 4096}, {8192, 512}, {4096, 4096}, {16384, 1024}, {512, 32768}};
 
 constexpr size_t kRotationBytes = size_t{256} << 20;
-
-double Now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-// Median seconds of `a` and of `b` called in alternation, and the median ratio b / a over pairs.
-void AlternatingMedians(const std::function<void(int64_t)>& a,
-                        const std::function<void(int64_t)>& b, int min_pairs, double seconds,
-                        double* a_seconds, double* b_seconds, double* b_over_a) {
-  for (int64_t i = 0; i < 2; ++i) {
-    a(i);
-    b(i);
-  }
-  std::vector<double> ta, tb, ratio;
-  const double start = Now();
-  for (int64_t i = 2; static_cast<int>(ta.size()) < min_pairs || Now() - start < seconds; ++i) {
-    const double t0 = Now();
-    a(i);
-    const double t1 = Now();
-    b(i);
-    const double t2 = Now();
-    ta.push_back(t1 - t0);
-    tb.push_back(t2 - t1);
-    ratio.push_back((t2 - t1) / (t1 - t0));
-  }
-  *a_seconds = Median(ta);
-  *b_seconds = Median(tb);
-  *b_over_a = Median(ratio);
-}
-
-__attribute__((target("avx2"))) float SumBlockAvx2(const float* p, int64_t n) {
-  __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
-  int64_t i = 0;
-  for (; i + 32 <= n; i += 32) {
-    a0 = _mm256_add_ps(a0, _mm256_loadu_ps(p + i));
-    a1 = _mm256_add_ps(a1, _mm256_loadu_ps(p + i + 8));
-    a2 = _mm256_add_ps(a2, _mm256_loadu_ps(p + i + 16));
-    a3 = _mm256_add_ps(a3, _mm256_loadu_ps(p + i + 24));
-  }
-  alignas(32) float lanes[8];
-  _mm256_store_ps(lanes, _mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)));
-  float s = 0;
-  for (float v : lanes) s += v;
-  for (; i < n; ++i) s += p[i];
-  return s;
-}
-
-// A multi-threaded read-and-sum of `bytes` bytes: one contiguous span per pool thread.
-float StreamPass(const void* data, size_t bytes, std::vector<float>* sums) {
-  const float* p = static_cast<const float*>(data);
-  const int64_t count = static_cast<int64_t>(bytes / sizeof(float));
-  const int64_t tasks = openaclnn::cpu::NumThreads();
-  const int64_t span = count / tasks / 32 * 32;
-  sums->resize(static_cast<size_t>(tasks));
-  openaclnn::cpu::ParallelFor(tasks, [&](int64_t t) {
-    const int64_t n = t + 1 == tasks ? count - t * span : span;
-    (*sums)[static_cast<size_t>(t)] = SumBlockAvx2(p + t * span, n);
-  });
-  return (*sums)[0];
-}
 
 aclTensor* Make(const std::vector<int64_t>& dims, aclDataType dt, void* data) {
   return aclCreateTensor(dims.data(), dims.size(), dt, nullptr, 0, ACL_FORMAT_ND, dims.data(),

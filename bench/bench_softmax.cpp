@@ -11,10 +11,7 @@
 //
 //   bench_softmax [--quick] [--shape=INDEX] [--torch_results=FILE]
 // --quick: two shapes (one last-dim, one dim-0), short repetitions; --shape: one shape only.
-#include <immintrin.h>
-
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -33,8 +30,13 @@
 #include "backend/cpu/isa.h"
 #include "backend/cpu/thread_pool.h"
 #include "bench_common.h"
+#include "stream_floor.h"
 
 namespace {
+
+using openaclnn::bench::AlternatingMedians;
+using openaclnn::bench::Median;
+using openaclnn::bench::StreamPass;
 
 struct SoftmaxShape {
   std::vector<int64_t> dims;
@@ -75,95 +77,6 @@ bool IsBackward(Op op) { return op == Op::kSoftmaxBackward || op == Op::kLogSoft
 
 // Bytes of the copies of one input that calls rotate over (as bench_reduce_sum.cpp).
 constexpr size_t kRotationBytes = size_t{256} << 20;
-
-double Now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-// Median seconds of one call of `a` and of one call of `b`, the calls alternating (a, b, a, b,
-// ...; call i of each gets i) after a warm-up, for at least `min_pairs` pairs and `seconds` in
-// all: both see the same background load, down to the scheduler's time slices. `b_over_a`: the
-// median over the pairs of b's time over a's, the figure that stays put when the machine's
-// bandwidth changes during the run (on a shared machine it moves between about 20 and 50 GB/s).
-void AlternatingMedians(const std::function<void(int64_t)>& a,
-                        const std::function<void(int64_t)>& b, int min_pairs, double seconds,
-                        double* a_seconds, double* b_seconds, double* b_over_a) {
-  for (int64_t i = 0; i < 2; ++i) {
-    a(i);
-    b(i);
-  }
-  std::vector<double> ta, tb, ratio;
-  const double start = Now();
-  for (int64_t i = 2; static_cast<int>(ta.size()) < min_pairs || Now() - start < seconds; ++i) {
-    const double t0 = Now();
-    a(i);
-    const double t1 = Now();
-    b(i);
-    const double t2 = Now();
-    ta.push_back(t1 - t0);
-    tb.push_back(t2 - t1);
-    ratio.push_back((t2 - t1) / (t1 - t0));
-  }
-  *a_seconds = Median(ta);
-  *b_seconds = Median(tb);
-  *b_over_a = Median(ratio);
-}
-
-__attribute__((target("avx512f"))) float SumBlockAvx512(const float* p, int64_t n) {
-  __m512 a0 = _mm512_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
-  int64_t i = 0;
-  for (; i + 64 <= n; i += 64) {
-    a0 = _mm512_add_ps(a0, _mm512_loadu_ps(p + i));
-    a1 = _mm512_add_ps(a1, _mm512_loadu_ps(p + i + 16));
-    a2 = _mm512_add_ps(a2, _mm512_loadu_ps(p + i + 32));
-    a3 = _mm512_add_ps(a3, _mm512_loadu_ps(p + i + 48));
-  }
-  alignas(64) float lanes[16];
-  _mm512_store_ps(lanes, _mm512_add_ps(_mm512_add_ps(a0, a1), _mm512_add_ps(a2, a3)));
-  float s = 0;
-  for (float v : lanes) s += v;
-  for (; i < n; ++i) s += p[i];
-  return s;
-}
-
-__attribute__((target("avx2"))) float SumBlockAvx2(const float* p, int64_t n) {
-  __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
-  int64_t i = 0;
-  for (; i + 32 <= n; i += 32) {
-    a0 = _mm256_add_ps(a0, _mm256_loadu_ps(p + i));
-    a1 = _mm256_add_ps(a1, _mm256_loadu_ps(p + i + 8));
-    a2 = _mm256_add_ps(a2, _mm256_loadu_ps(p + i + 16));
-    a3 = _mm256_add_ps(a3, _mm256_loadu_ps(p + i + 24));
-  }
-  alignas(32) float lanes[8];
-  _mm256_store_ps(lanes, _mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)));
-  float s = 0;
-  for (float v : lanes) s += v;
-  for (; i < n; ++i) s += p[i];
-  return s;
-}
-
-// One multi-threaded read-and-sum of `bytes` bytes at `data`: one contiguous span per pool thread.
-float StreamPass(const void* data, size_t bytes, std::vector<float>* sums) {
-  const float* p = static_cast<const float*>(data);
-  const int64_t count = static_cast<int64_t>(bytes / sizeof(float));
-  const int64_t tasks = openaclnn::cpu::NumThreads();
-  // Spans of whole 64-float rounds; the last one takes the rest.
-  const int64_t span = count / tasks / 64 * 64;
-  sums->resize(static_cast<size_t>(tasks));
-  static const bool avx512 = __builtin_cpu_supports("avx512f");
-  openaclnn::cpu::ParallelFor(tasks, [&](int64_t t) {
-    const int64_t n = t + 1 == tasks ? count - t * span : span;
-    (*sums)[t] = avx512 ? SumBlockAvx512(p + t * span, n) : SumBlockAvx2(p + t * span, n);
-  });
-  return (*sums)[0];
-}
 
 aclTensor* Make(const std::vector<int64_t>& dims, aclDataType dt, void* data) {
   return aclCreateTensor(dims.data(), dims.size(), dt, nullptr, 0, ACL_FORMAT_ND, dims.data(),

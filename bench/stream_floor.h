@@ -1,0 +1,122 @@
+#pragma once
+// The paired stream floor of the kit's benchmarks: a multi-threaded read (or read and write) of
+// the operator's bytes, timed in alternation with the operator so both see the same background
+// load, and the medians of both and of their ratio.
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <vector>
+
+#include "backend/cpu/thread_pool.h"
+
+namespace openaclnn::bench {
+
+inline double Now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+inline double Median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// Median seconds of one call of `a` and of one call of `b`, the calls alternating (a, b, a, b,
+// ...; call i of each gets i, so a benchmark can rotate its buffers) after a warm-up, for at least
+// `min_pairs` pairs and `seconds` in all: both see the same background load, down to the
+// scheduler's time slices. `b_over_a`: the median over the pairs of b's time over a's, the figure
+// that stays put when the machine's bandwidth changes during the run (on a shared machine it moves
+// between about 20 and 90 GB/s).
+inline void AlternatingMedians(const std::function<void(int64_t)>& a,
+                               const std::function<void(int64_t)>& b, int min_pairs, double seconds,
+                               double* a_seconds, double* b_seconds, double* b_over_a) {
+  for (int64_t i = 0; i < 2; ++i) {
+    a(i);
+    b(i);
+  }
+  std::vector<double> ta, tb, ratio;
+  const double start = Now();
+  for (int64_t i = 2; static_cast<int>(ta.size()) < min_pairs || Now() - start < seconds; ++i) {
+    const double t0 = Now();
+    a(i);
+    const double t1 = Now();
+    b(i);
+    const double t2 = Now();
+    ta.push_back(t1 - t0);
+    tb.push_back(t2 - t1);
+    ratio.push_back((t2 - t1) / (t1 - t0));
+  }
+  *a_seconds = Median(ta);
+  *b_seconds = Median(tb);
+  *b_over_a = Median(ratio);
+}
+
+__attribute__((target("avx512f"))) inline float SumBlockAvx512(const float* p, int64_t n) {
+  __m512 a0 = _mm512_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+  int64_t i = 0;
+  for (; i + 64 <= n; i += 64) {
+    a0 = _mm512_add_ps(a0, _mm512_loadu_ps(p + i));
+    a1 = _mm512_add_ps(a1, _mm512_loadu_ps(p + i + 16));
+    a2 = _mm512_add_ps(a2, _mm512_loadu_ps(p + i + 32));
+    a3 = _mm512_add_ps(a3, _mm512_loadu_ps(p + i + 48));
+  }
+  alignas(64) float lanes[16];
+  _mm512_store_ps(lanes, _mm512_add_ps(_mm512_add_ps(a0, a1), _mm512_add_ps(a2, a3)));
+  float s = 0;
+  for (float v : lanes) s += v;
+  for (; i < n; ++i) s += p[i];
+  return s;
+}
+
+__attribute__((target("avx2"))) inline float SumBlockAvx2(const float* p, int64_t n) {
+  __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+  int64_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    a0 = _mm256_add_ps(a0, _mm256_loadu_ps(p + i));
+    a1 = _mm256_add_ps(a1, _mm256_loadu_ps(p + i + 8));
+    a2 = _mm256_add_ps(a2, _mm256_loadu_ps(p + i + 16));
+    a3 = _mm256_add_ps(a3, _mm256_loadu_ps(p + i + 24));
+  }
+  alignas(32) float lanes[8];
+  _mm256_store_ps(lanes, _mm256_add_ps(_mm256_add_ps(a0, a1), _mm256_add_ps(a2, a3)));
+  float s = 0;
+  for (float v : lanes) s += v;
+  for (; i < n; ++i) s += p[i];
+  return s;
+}
+
+// The sum of n floats with the widest vectors this CPU has (the value only keeps the reads live).
+inline float SumBlock(const float* p, int64_t n) {
+  static const bool avx512 = __builtin_cpu_supports("avx512f");
+  return avx512 ? SumBlockAvx512(p, n) : SumBlockAvx2(p, n);
+}
+
+// One multi-threaded read-and-sum of `in_bytes` at `src` and, when `out_bytes` > 0, a write of
+// `out_bytes` at `dst`: one contiguous span of each per pool thread (whole 64-float rounds; the
+// last thread takes the rest). Returns a value that depends on every read.
+inline float StreamPass(const void* src, size_t in_bytes, std::vector<float>* sums,
+                        void* dst = nullptr, size_t out_bytes = 0) {
+  const float* p = static_cast<const float*>(src);
+  const int64_t count = static_cast<int64_t>(in_bytes / sizeof(float));
+  const int64_t tasks = cpu::NumThreads();
+  const int64_t span = count / tasks / 64 * 64;
+  const size_t out_span = out_bytes / static_cast<size_t>(tasks) / 64 * 64;
+  sums->assign(static_cast<size_t>(tasks), 0.f);
+  cpu::ParallelFor(tasks, [&](int64_t t) {
+    const int64_t n = t + 1 == tasks ? count - t * span : span;
+    (*sums)[static_cast<size_t>(t)] = SumBlock(p + t * span, n);
+    if (out_bytes > 0) {
+      const size_t o = static_cast<size_t>(t) * out_span;
+      const size_t m = t + 1 == tasks ? out_bytes - o : out_span;
+      std::memset(static_cast<char*>(dst) + o, static_cast<int>(t), m);
+    }
+  });
+  return (*sums)[0];
+}
+
+}  // namespace openaclnn::bench
