@@ -11,7 +11,9 @@
 #include <type_traits>
 
 #include "api/dtype.h"
+#include "backend/cpu/isa.h"
 #include "backend/cpu/thread_pool.h"
+#include "ops/gelu/cpu/activation_batch.h"
 
 namespace openaclnn::activation {
 
@@ -82,11 +84,6 @@ View MakeView(const TensorDesc& desc, int binding, int rank, const int64_t* dims
 
 namespace {
 
-constexpr double kSqrtHalf = 0.70710678118654752440;
-constexpr double kInvSqrt2Pi = 0.39894228040143267794;
-constexpr double kSqrt2OverPi = 0.79788456080286535588;
-constexpr double kTanhCubic = 0.044715;
-
 // The formulas, written once for float (the fast plan) and double (the reference, and GLU's
 // DOUBLE tensors).
 template <class T>
@@ -117,122 +114,8 @@ T Sigmoid(T b) {
   return T(1) / (T(1) + std::exp(-b));
 }
 
-// ---------------------------------------------------------------------------------------------
-// The fp32 batch path: branch-free exp and erfc written so that the compiler vectorises the loops
-// over a block (libm's scalar calls would dominate the time). Every element is computed by the
-// same operations whether it lands in a vector or in the scalar tail, so the bits do not depend
-// on the block boundaries.
-
-// e^x for x in fp32: x = n ln2 + r with |r| <= ln2/2 (ln2 split in two for an exact n ln2), a
-// degree-6 Taylor-Horner polynomial for e^r (error below 1 ulp on that interval), 2^n from the
-// exponent bits. x is clamped to [-87, 88]: below, the result is about 1.6e-38 instead of
-// smaller (the callers multiply it by bounded factors; values that small are below every
-// tolerance), above, 1.65e38 instead of inf (only sigmoid's 1 / (1 + e^-b) reaches it, where
-// the quotient is then below 6e-39 instead of 0).
-// No floating-point trap is ever observed here, so the compiler may if-convert the selects below
-// into vector blends (the results are the same IEEE operations either way).
-#if defined(__GNUC__) && !defined(__clang__)  // clang has no per-function optimize pragma
-#pragma GCC push_options
-#pragma GCC optimize("no-trapping-math")
-#endif
-
-inline float ExpF(float x) {
-  x = x < -87.f ? -87.f : (x > 88.f ? 88.f : x);
-  // Round to nearest by adding and removing 1.5 * 2^23 (vectorises without SSE4.1's round).
-  const float n = (x * 1.44269504088896341f + 12582912.f) - 12582912.f;
-  const float r = (x - n * 0.693145751953125f) - n * 1.428606765330187045e-6f;
-  float p = 1.f / 720;
-  p = p * r + 1.f / 120;
-  p = p * r + 1.f / 24;
-  p = p * r + 1.f / 6;
-  p = p * r + 0.5f;
-  p = p * r + 1.f;
-  p = p * r + 1.f;
-  const int32_t bits = (static_cast<int32_t>(n) + 127) << 23;
-  float scale;
-  std::memcpy(&scale, &bits, 4);
-  return p * scale;
-}
-
-// erfc(z) for z >= 0 with a relative error of about 1.2e-7 (plus fp32 rounding): the Chebyshev
-// fit of Numerical Recipes (Press et al., "erfcc"), t e^(-z^2 + P(t)) with t = 1 / (1 + z/2).
-inline float ErfcPositive(float z) {
-  const float t = 1.f / (1.f + 0.5f * z);
-  float p = 0.17087277f;
-  p = p * t - 0.82215223f;
-  p = p * t + 1.48851587f;
-  p = p * t - 1.13520398f;
-  p = p * t + 0.27886807f;
-  p = p * t - 0.18628806f;
-  p = p * t + 0.09678418f;
-  p = p * t + 0.37409196f;
-  p = p * t + 1.00002368f;
-  p = p * t - 1.26551223f;
-  return t * ExpF(-z * z + p);
-}
-
-// Phi(x) = erfc(-x / sqrt 2) / 2, accurate relative to its value on both sides.
-inline float NormalCdf(float x) {
-  const float z = x * static_cast<float>(kSqrtHalf);
-  const float e = ErfcPositive(z < 0 ? -z : z);
-  return z < 0 ? 0.5f * e : 1.f - 0.5f * e;
-}
-
-// tanh(u) = sign(u) (1 - 2 / (e^(2|u|) + 1)); near 0 its absolute error is about 1e-7, which
-// the callers only add to 1.
-inline float TanhF(float u) {
-  const float a = u < 0 ? -u : u;
-  const float t = 1.f - 2.f / (ExpF(2.f * a) + 1.f);
-  return u < 0 ? -t : t;
-}
-
+// Elements per block of the fp32 batch path.
 constexpr int kBlock = 256;
-
-void BatchF32(Kind kind, const float* x0, const float* x1, const float* x2, float* y0, float* y1,
-              int n) {
-  const float k = static_cast<float>(kSqrt2OverPi), c = static_cast<float>(kTanhCubic);
-  switch (kind) {
-    case Kind::kGeluErf:
-      for (int i = 0; i < n; ++i) y0[i] = x0[i] * NormalCdf(x0[i]);
-      break;
-    case Kind::kGeluTanh:
-      for (int i = 0; i < n; ++i) {
-        const float x = x0[i];
-        y0[i] = 0.5f * x * (1.f + TanhF(k * (x + c * x * x * x)));
-      }
-      break;
-    case Kind::kGeluGradErf:
-      for (int i = 0; i < n; ++i) {
-        const float x = x1[i];
-        const float pdf = static_cast<float>(kInvSqrt2Pi) * ExpF(-0.5f * x * x);
-        y0[i] = x0[i] * (NormalCdf(x) + x * pdf);
-      }
-      break;
-    case Kind::kGeluGradTanh:
-      for (int i = 0; i < n; ++i) {
-        const float x = x1[i], x2v = x * x;
-        const float t = TanhF(k * (x + c * x2v * x));
-        const float d = k * (1.f + 3.f * c * x2v);
-        y0[i] = x0[i] * (0.5f * (1.f + t) + 0.5f * x * (1.f - t * t) * d);
-      }
-      break;
-    case Kind::kGlu:
-      for (int i = 0; i < n; ++i) y0[i] = x0[i] / (1.f + ExpF(-x1[i]));
-      break;
-    case Kind::kGluGrad:
-      for (int i = 0; i < n; ++i) {
-        const float a = x1[i], s = 1.f / (1.f + ExpF(-x2[i]));
-        const float da = x0[i] * s;
-        y0[i] = da;
-        y1[i] = da * (a - a * s);
-      }
-      break;
-  }
-}
-
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC pop_options
-#endif
 
 // Typed block loads and stores at a fixed stride (the switch once per block, not per element).
 void LoadBlock(const unsigned char* base, ElemType type, int64_t offset, int64_t stride, int n,
@@ -344,8 +227,12 @@ constexpr int64_t kChunk = 1 << 15;
 template <class T>
 class ActivationPlan : public Plan {
  public:
-  ActivationPlan(const Problem& p, const char* name) : p_(p), name_(name) {}
-  const char* target_name() const override { return name_; }
+  ActivationPlan(const Problem& p, const char* name)
+      : p_(p), name_(name), target_(openaclnn::cpu::PlanningTarget()) {}
+  // The fp32 plan runs its block math on the SIMD target phase 1 chose.
+  const char* target_name() const override {
+    return std::is_same<T, float>::value ? target_.name : name_;
+  }
 
   Status Run(const Bindings& bindings, void* /*workspace*/) const override {
     const int nin = InputCount(p_.kind);
@@ -362,7 +249,7 @@ class ActivationPlan : public Plan {
     }
     const int64_t total = p_.Numel();
     const int64_t tasks = (total + kChunk - 1) / kChunk;
-    cpu::ParallelFor(tasks, [&](int64_t task) {
+    openaclnn::cpu::ParallelFor(tasks, [&](int64_t task) {
       RunRange(in_base, out_base, task * kChunk, std::min(total, (task + 1) * kChunk));
     });
     return Status::Ok();
@@ -392,11 +279,21 @@ class ActivationPlan : public Plan {
             static_cast<int>(std::min<int64_t>({kBlock, p_.dims[inner] - index[inner], end - e}));
         alignas(64) float xs[3][kBlock], ys[2][kBlock];
         for (int i = 0; i < InputCount(p_.kind); ++i) {
-          LoadBlock(in_base[i], p_.in[i].type, in_off[i], p_.in[i].strides[inner], n, xs[i]);
+          if (p_.in[i].strides[inner] == 1 && p_.in[i].type != ElemType::kFloat64) {
+            cpu::LoadContiguous(target_, p_.in[i].type,
+                                in_base[i] + in_off[i] * ElemSize(p_.in[i].type), n, xs[i]);
+          } else {
+            LoadBlock(in_base[i], p_.in[i].type, in_off[i], p_.in[i].strides[inner], n, xs[i]);
+          }
         }
-        BatchF32(p_.kind, xs[0], xs[1], xs[2], ys[0], ys[1], n);
+        cpu::BatchF32(target_, p_.kind, xs[0], xs[1], xs[2], ys[0], ys[1], n);
         for (int i = 0; i < OutputCount(p_.kind); ++i) {
-          StoreBlock(out_base[i], p_.out[i].type, out_off[i], p_.out[i].strides[inner], n, ys[i]);
+          if (p_.out[i].strides[inner] == 1 && p_.out[i].type != ElemType::kFloat64) {
+            cpu::StoreContiguous(target_, p_.out[i].type, ys[i], n,
+                                 out_base[i] + out_off[i] * ElemSize(p_.out[i].type));
+          } else {
+            StoreBlock(out_base[i], p_.out[i].type, out_off[i], p_.out[i].strides[inner], n, ys[i]);
+          }
         }
         e += n;
         index[inner] += n;
@@ -469,6 +366,7 @@ class ActivationPlan : public Plan {
 
   Problem p_;
   const char* name_;
+  openaclnn::cpu::KernelTarget target_;
 };
 
 }  // namespace

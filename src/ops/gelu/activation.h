@@ -17,6 +17,12 @@
 
 namespace openaclnn::activation {
 
+// The constants of the GELU formulas (1/sqrt 2, 1/sqrt(2 pi), sqrt(2/pi), the tanh form's cubic).
+constexpr double kSqrtHalf = 0.70710678118654752440;
+constexpr double kInvSqrt2Pi = 0.39894228040143267794;
+constexpr double kSqrt2OverPi = 0.79788456080286535588;
+constexpr double kTanhCubic = 0.044715;
+
 enum class Kind : uint8_t {
   kGeluErf,       // y = x/2 (1 + erf(x / sqrt 2))
   kGeluTanh,      // y = x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
