@@ -13,6 +13,7 @@
 #include "api/dtype.h"
 #include "backend/cpu/isa.h"
 #include "backend/cpu/thread_pool.h"
+#include "kernels/cpu/float_runs.h"
 #include "ops/gelu/cpu/activation_batch.h"
 
 namespace openaclnn::activation {
@@ -280,8 +281,9 @@ class ActivationPlan : public Plan {
         alignas(64) float xs[3][kBlock], ys[2][kBlock];
         for (int i = 0; i < InputCount(p_.kind); ++i) {
           if (p_.in[i].strides[inner] == 1 && p_.in[i].type != ElemType::kFloat64) {
-            cpu::LoadContiguous(target_, p_.in[i].type,
-                                in_base[i] + in_off[i] * ElemSize(p_.in[i].type), n, xs[i]);
+            openaclnn::cpu::LoadFloatRun(
+                target_, p_.in[i].type,
+                in_base[i] + in_off[i] * static_cast<int64_t>(ElemSize(p_.in[i].type)), n, xs[i]);
           } else {
             LoadBlock(in_base[i], p_.in[i].type, in_off[i], p_.in[i].strides[inner], n, xs[i]);
           }
@@ -289,8 +291,9 @@ class ActivationPlan : public Plan {
         cpu::BatchF32(target_, p_.kind, xs[0], xs[1], xs[2], ys[0], ys[1], n);
         for (int i = 0; i < OutputCount(p_.kind); ++i) {
           if (p_.out[i].strides[inner] == 1 && p_.out[i].type != ElemType::kFloat64) {
-            cpu::StoreContiguous(target_, p_.out[i].type, ys[i], n,
-                                 out_base[i] + out_off[i] * ElemSize(p_.out[i].type));
+            openaclnn::cpu::StoreFloatRun(
+                target_, p_.out[i].type, ys[i], n,
+                out_base[i] + out_off[i] * static_cast<int64_t>(ElemSize(p_.out[i].type)));
           } else {
             StoreBlock(out_base[i], p_.out[i].type, out_off[i], p_.out[i].strides[inner], n, ys[i]);
           }

@@ -5,7 +5,10 @@
 #include <cstdint>
 
 #include "api/dtype.h"
+#include "api/elem_type.h"
 #include "api/tensor_desc.h"
+#include "backend/cpu/isa.h"
+#include "kernels/cpu/float_runs.h"
 
 namespace openaclnn::rms_norm {
 
@@ -75,23 +78,17 @@ inline void ForRow(const TensorDesc& t, int begin, int64_t base, int64_t n, cons
 }
 
 // Row `row` of a view (its first element at `first`) as n floats into out. Rows laid out
-// contiguously take a typed loop (one dtype switch per row instead of one per element).
-inline void LoadRow(const TensorDesc& t, const void* first, int begin, int64_t row, int64_t n,
-                    float* out) {
+// contiguously take the kit's vector conversions on the plan's SIMD target.
+inline void LoadRow(const openaclnn::cpu::KernelTarget& target, const TensorDesc& t,
+                    const void* first, int begin, int64_t row, int64_t n, float* out) {
   const int64_t base = RowBase(t, begin, row);
   int64_t stride = 0;
   if (OneRun(t, begin, &stride) && (stride == 1 || n == 1)) {
-    if (t.dtype == ACL_FLOAT) {
-      const float* src = static_cast<const float*>(first) + base;
-      for (int64_t i = 0; i < n; ++i) out[i] = src[i];
-      return;
-    }
-    const uint16_t* src = static_cast<const uint16_t*>(first) + base;
-    if (t.dtype == ACL_BF16) {
-      for (int64_t i = 0; i < n; ++i) out[i] = BFloat16ToFloat(src[i]);
-    } else {
-      for (int64_t i = 0; i < n; ++i) out[i] = HalfToFloat(src[i]);
-    }
+    const ElemType type = ToElemType(t.dtype);
+    openaclnn::cpu::LoadFloatRun(
+        target, type,
+        static_cast<const unsigned char*>(first) + base * static_cast<int64_t>(ElemSize(type)), n,
+        out);
     return;
   }
   ForRow(t, begin, base, n,
@@ -99,22 +96,15 @@ inline void LoadRow(const TensorDesc& t, const void* first, int begin, int64_t r
 }
 
 // n floats into row `row` of a view, each rounded once to the view's dtype.
-inline void StoreRow(const TensorDesc& t, void* first, int begin, int64_t row, int64_t n,
-                     const float* in) {
+inline void StoreRow(const openaclnn::cpu::KernelTarget& target, const TensorDesc& t, void* first,
+                     int begin, int64_t row, int64_t n, const float* in) {
   const int64_t base = RowBase(t, begin, row);
   int64_t stride = 0;
   if (OneRun(t, begin, &stride) && (stride == 1 || n == 1)) {
-    if (t.dtype == ACL_FLOAT) {
-      float* dst = static_cast<float*>(first) + base;
-      for (int64_t i = 0; i < n; ++i) dst[i] = in[i];
-      return;
-    }
-    uint16_t* dst = static_cast<uint16_t*>(first) + base;
-    if (t.dtype == ACL_BF16) {
-      for (int64_t i = 0; i < n; ++i) dst[i] = FloatToBFloat16(in[i]);
-    } else {
-      for (int64_t i = 0; i < n; ++i) dst[i] = FloatToHalf(in[i]);
-    }
+    const ElemType type = ToElemType(t.dtype);
+    openaclnn::cpu::StoreFloatRun(
+        target, type, in, n,
+        static_cast<unsigned char*>(first) + base * static_cast<int64_t>(ElemSize(type)));
     return;
   }
   ForRow(t, begin, base, n,

@@ -7,8 +7,6 @@
 #define HWY_TARGET_INCLUDE "ops/gelu/cpu/activation_batch.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
-// After highway.h, as Highway asks for its -inl headers.
-#include "kernels/cpu/convert-inl.h"  // NOLINT(build/include_order)
 
 HWY_BEFORE_NAMESPACE();
 // No floating-point trap is ever observed here, so the compiler may if-convert the selects below
@@ -18,8 +16,6 @@ HWY_BEFORE_NAMESPACE();
 #pragma GCC optimize("no-trapping-math")
 #endif
 namespace openaclnn::activation::cpu::HWY_NAMESPACE {
-namespace hn = hwy::HWY_NAMESPACE;
-namespace cv = ::openaclnn::simd::HWY_NAMESPACE;
 
 // The fp32 batch path: branch-free exp and erfc written so that the compiler vectorises the loops
 // over a block (libm's scalar calls would dominate the time). Every element is computed by the
@@ -127,40 +123,6 @@ void BatchF32Impl(Kind kind, const float* x0, const float* x1, const float* x2, 
   }
 }
 
-// n contiguous elements of a FLOAT, FLOAT16 or BFLOAT16 buffer widened to float (whole vectors,
-// then one element at a time through a vector of one lane's worth: the same conversion).
-template <ElemType E>
-void LoadRun(const void* p, int n, float* dst) {
-  const hn::ScalableTag<float> df;
-  const int lanes = static_cast<int>(hn::Lanes(df));
-  int i = 0;
-  for (; i + lanes <= n; i += lanes) hn::StoreU(cv::LoadFloatLanes<E>(df, p, i), df, dst + i);
-  const hn::CappedTag<float, 1> d1;
-  for (; i < n; ++i) hn::StoreU(cv::LoadFloatLanes<E>(d1, p, i), d1, dst + i);
-}
-
-template <ElemType E>
-void StoreRun(const float* src, int n, void* p) {
-  const hn::ScalableTag<float> df;
-  const int lanes = static_cast<int>(hn::Lanes(df));
-  int i = 0;
-  for (; i + lanes <= n; i += lanes) cv::StoreFloatLanes<E>(df, hn::LoadU(df, src + i), p, i);
-  const hn::CappedTag<float, 1> d1;
-  for (; i < n; ++i) cv::StoreFloatLanes<E>(d1, hn::LoadU(d1, src + i), p, i);
-}
-
-void LoadContiguousImpl(ElemType type, const void* p, int n, float* dst) {
-  if (type == ElemType::kFloat16) return LoadRun<ElemType::kFloat16>(p, n, dst);
-  if (type == ElemType::kBFloat16) return LoadRun<ElemType::kBFloat16>(p, n, dst);
-  LoadRun<ElemType::kFloat32>(p, n, dst);
-}
-
-void StoreContiguousImpl(ElemType type, const float* src, int n, void* p) {
-  if (type == ElemType::kFloat16) return StoreRun<ElemType::kFloat16>(src, n, p);
-  if (type == ElemType::kBFloat16) return StoreRun<ElemType::kBFloat16>(src, n, p);
-  StoreRun<ElemType::kFloat32>(src, n, p);
-}
-
 }  // namespace openaclnn::activation::cpu::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -168,22 +130,10 @@ HWY_AFTER_NAMESPACE();
 namespace openaclnn::activation::cpu {
 
 HWY_EXPORT(BatchF32Impl);
-HWY_EXPORT(LoadContiguousImpl);
-HWY_EXPORT(StoreContiguousImpl);
 
 void BatchF32(const openaclnn::cpu::KernelTarget& target, Kind kind, const float* x0,
               const float* x1, const float* x2, float* y0, float* y1, int n) {
   OPENACLNN_DISPATCH(BatchF32Impl, target)(kind, x0, x1, x2, y0, y1, n);
-}
-
-void LoadContiguous(const openaclnn::cpu::KernelTarget& target, ElemType type, const void* p, int n,
-                    float* dst) {
-  OPENACLNN_DISPATCH(LoadContiguousImpl, target)(type, p, n, dst);
-}
-
-void StoreContiguous(const openaclnn::cpu::KernelTarget& target, ElemType type, const float* src,
-                     int n, void* p) {
-  OPENACLNN_DISPATCH(StoreContiguousImpl, target)(type, src, n, p);
 }
 
 }  // namespace openaclnn::activation::cpu

@@ -4,7 +4,6 @@
 // OPENACLNN_DISPATCH with the plan's target. Every target runs the same IEEE operations per
 // element (no FMA contraction: -ffp-contract=off), so the bits do not depend on the target.
 
-#include "api/elem_type.h"
 #include "backend/cpu/isa.h"
 #include "ops/gelu/activation.h"
 
@@ -13,12 +12,5 @@ namespace openaclnn::activation::cpu {
 // y0[i] (and y1[i] for GluBackward) from x0[i], x1[i], x2[i] for i < n, in the operator's kind.
 void BatchF32(const openaclnn::cpu::KernelTarget& target, Kind kind, const float* x0,
               const float* x1, const float* x2, float* y0, float* y1, int n);
-
-// n contiguous FLOAT, FLOAT16 or BFLOAT16 elements at p widened to float, and float values
-// rounded once into n contiguous elements at p (the kit's vector conversions, the scalar bits).
-void LoadContiguous(const openaclnn::cpu::KernelTarget& target, ElemType type, const void* p, int n,
-                    float* dst);
-void StoreContiguous(const openaclnn::cpu::KernelTarget& target, ElemType type, const float* src,
-                     int n, void* p);
 
 }  // namespace openaclnn::activation::cpu

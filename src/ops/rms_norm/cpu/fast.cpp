@@ -18,7 +18,10 @@ constexpr int64_t kSerialElements = int64_t{1} << 17;
 
 class FastPlan : public Plan {
  public:
-  explicit FastPlan(const Problem& p) : p_(p), rows_per_chunk_(RowsPerChunk(p.m, p.n)) {}
+  explicit FastPlan(const Problem& p)
+      : p_(p), rows_per_chunk_(RowsPerChunk(p.m, p.n)), target_(openaclnn::cpu::PlanningTarget()) {}
+
+  const char* target_name() const override { return target_.name; }
 
   Status Run(const Bindings& b, void* /*workspace*/) const override {
     const Problem& p = p_;
@@ -37,13 +40,13 @@ class FastPlan : public Plan {
       const int64_t m1 = std::min(p.m, m0 + rows_per_chunk_);
       const float inv_n = 1.0f / static_cast<float>(p.n);
       for (int64_t m = m0; m < m1; ++m) {
-        LoadRow(p.x, x, p.begin, m, p.n, row.data());
+        LoadRow(target_, p.x, x, p.begin, m, p.n, row.data());
         const float ss = RowDot(row.data(), row.data(), nullptr, p.n);
         const float rs =
             static_cast<float>(1.0 / std::sqrt(static_cast<double>(ss * inv_n) + p.epsilon));
         rstd[LinearOffset(p.rstd, m)] = rs;
         for (size_t k = 0; k < row.size(); ++k) row[k] = row[k] * rs * w[k];
-        StoreRow(p.y, y, p.begin, m, p.n, row.data());
+        StoreRow(target_, p.y, y, p.begin, m, p.n, row.data());
       }
     };
     if (p.m * p.n <= kSerialElements) {
@@ -57,6 +60,7 @@ class FastPlan : public Plan {
  private:
   const Problem p_;
   const int64_t rows_per_chunk_;
+  const openaclnn::cpu::KernelTarget target_;  // phase 1's SIMD target for the row loads/stores
 };
 
 }  // namespace

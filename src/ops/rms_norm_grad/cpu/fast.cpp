@@ -26,9 +26,14 @@ constexpr int64_t kColumnBlock = 4096;  // dgamma columns per task of the final 
 class FastPlan : public Plan {
  public:
   FastPlan(const Problem& p, size_t partial_offset)
-      : p_(p), rows_per_chunk_(RowsPerChunk(p.m, p.n)), partial_offset_(partial_offset) {}
+      : p_(p),
+        rows_per_chunk_(RowsPerChunk(p.m, p.n)),
+        partial_offset_(partial_offset),
+        target_(openaclnn::cpu::PlanningTarget()) {}
 
   int64_t Chunks() const { return (p_.m + rows_per_chunk_ - 1) / rows_per_chunk_; }
+
+  const char* target_name() const override { return target_.name; }
 
   Status Run(const Bindings& b, void* workspace) const override {
     const Problem& p = p_;
@@ -56,15 +61,15 @@ class FastPlan : public Plan {
       const float inv_n = 1.0f / static_cast<float>(p.n);
       for (int64_t m = m0; m < m1; ++m) {
         const float r = rstd[LinearOffset(p.rstd, m)];
-        LoadRow(p.x, x, p.begin, m, p.n, xs.data());
-        LoadRow(p.dy, dy, p.begin, m, p.n, dys.data());
+        LoadRow(target_, p.x, x, p.begin, m, p.n, xs.data());
+        LoadRow(target_, p.dy, dy, p.begin, m, p.n, dys.data());
         const float sum_ax = rms_norm::RowDot(dys.data(), w.data(), xs.data(), p.n);
         const float coef = r * r * (sum_ax * inv_n);
         for (size_t k = 0; k < n; ++k) {
           part[k] += dys[k] * xs[k] * r;
           dys[k] = r * (dys[k] * w[k] - xs[k] * coef);  // dx, in place of dy
         }
-        StoreRow(p.dx, dx, p.begin, m, p.n, dys.data());
+        StoreRow(target_, p.dx, dx, p.begin, m, p.n, dys.data());
       }
     };
     if (serial) {
@@ -99,6 +104,7 @@ class FastPlan : public Plan {
   const Problem p_;
   const int64_t rows_per_chunk_;
   const size_t partial_offset_;
+  const openaclnn::cpu::KernelTarget target_;  // phase 1's SIMD target for the row loads/stores
 };
 
 }  // namespace
