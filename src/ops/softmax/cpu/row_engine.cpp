@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 #include <vector>
 
+#include "api/elem_type.h"
 #include "backend/cpu/isa.h"
 #include "backend/cpu/thread_pool.h"
+#include "kernels/cpu/float_runs.h"
 #include "ops/softmax/cpu/row_kernels.h"
 
 namespace openaclnn::softmax::cpu {
@@ -36,8 +39,20 @@ void GatherTyped(T* dst, const E* p, int64_t step, int64_t n, int64_t cols, int6
 }
 
 template <typename T>
-void GatherRows(T* dst, const void* base, aclDataType dtype, int64_t start, int64_t step, int64_t n,
-                int64_t cols, int64_t col_step) {
+void GatherRows(const openaclnn::cpu::KernelTarget& target, T* dst, const void* base,
+                aclDataType dtype, int64_t start, int64_t step, int64_t n, int64_t cols,
+                int64_t col_step) {
+  // One contiguous fp32, fp16 or bf16 row into an fp32 buffer: the kit's vector conversions.
+  if constexpr (std::is_same_v<T, float>) {
+    if (cols == 1 && (step == 1 || n == 1) && dtype != ACL_DOUBLE) {
+      const ElemType type = ToElemType(dtype);
+      openaclnn::cpu::LoadFloatRun(
+          target, type,
+          static_cast<const unsigned char*>(base) + start * static_cast<int64_t>(ElemSize(type)), n,
+          dst);
+      return;
+    }
+  }
   auto same = [](auto v) { return v; };
   switch (dtype) {
     case ACL_DOUBLE:
@@ -70,8 +85,18 @@ void ScatterTyped(E* p, int64_t step, const T* src, int64_t n, int64_t cols, int
 }
 
 template <typename T>
-void ScatterRows(void* base, aclDataType dtype, int64_t start, int64_t step, const T* src,
-                 int64_t n, int64_t cols, int64_t col_step) {
+void ScatterRows(const openaclnn::cpu::KernelTarget& target, void* base, aclDataType dtype,
+                 int64_t start, int64_t step, const T* src, int64_t n, int64_t cols,
+                 int64_t col_step) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (cols == 1 && (step == 1 || n == 1) && dtype != ACL_DOUBLE) {
+      const ElemType type = ToElemType(dtype);
+      openaclnn::cpu::StoreFloatRun(
+          target, type, src, n,
+          static_cast<unsigned char*>(base) + start * static_cast<int64_t>(ElemSize(type)));
+      return;
+    }
+  }
   switch (dtype) {
     case ACL_DOUBLE:
       ScatterTyped(static_cast<double*>(base) + start, step, src, n, cols, col_step,
@@ -219,9 +244,11 @@ class FastPlan : public Plan {
         const int64_t col_step[3] = {last >= 0 ? view_.outer_strides[0][last] : 0,
                                      last >= 0 ? view_.outer_strides[1][last] : 0,
                                      last >= 0 ? view_.outer_strides[2][last] : 0};
-        GatherRows<T>(a.data(), x, p_.x.dtype, start[0], view_.step[0], n, cols, col_step[0]);
+        GatherRows<T>(target_, a.data(), x, p_.x.dtype, start[0], view_.step[0], n, cols,
+                      col_step[0]);
         if (backward) {
-          GatherRows<T>(b.data(), y, p_.y.dtype, start[1], view_.step[1], n, cols, col_step[1]);
+          GatherRows<T>(target_, b.data(), y, p_.y.dtype, start[1], view_.step[1], n, cols,
+                        col_step[1]);
         }
         for (int64_t c = 0; c < cols; ++c) {
           T* row = a.data() + c * n;
@@ -232,7 +259,8 @@ class FastPlan : public Plan {
           }
           if (!done) RunRow<T>(p_.kind, n, row, grad_row);
         }
-        ScatterRows<T>(out, p_.out.dtype, start[2], view_.step[2], a.data(), n, cols, col_step[2]);
+        ScatterRows<T>(target_, out, p_.out.dtype, start[2], view_.step[2], a.data(), n, cols,
+                       col_step[2]);
         r += cols;
       }
     });
