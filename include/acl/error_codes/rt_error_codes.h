@@ -41,9 +41,11 @@ static const int32_t ACL_ERROR_RT_NO_DEVICE = 207004;
 static const int32_t ACL_ERROR_RT_RESOURCE_ALLOC_FAIL = 207005;
 
 static const int32_t ACL_ERROR_RT_INTERNAL_ERROR = 507000;
+static const int32_t ACL_ERROR_RT_EVENT_NOT_COMPLETE = 507006;
 static const int32_t ACL_ERROR_RT_AICORE_TIMEOUT = 507014;
 static const int32_t ACL_ERROR_RT_AICORE_EXCEPTION = 507015;
 static const int32_t ACL_ERROR_RT_STREAM_SYNC_TIMEOUT = 507046;
+static const int32_t ACL_ERROR_RT_EVENT_SYNC_TIMEOUT = 507047;
 static const int32_t ACL_ERROR_RT_DRV_INTERNAL_ERROR = 507899;
 
 #ifdef __cplusplus
