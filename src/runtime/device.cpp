@@ -66,14 +66,18 @@ aclError Fail(aclError code, const std::string& message) {
 
 const char* DeviceKindName(DeviceKind kind) { return kind == DeviceKind::kCuda ? "CUDA" : "CPU"; }
 
-// OPENACLNN_DEVICE: "cpu" forces the CPU device, "cuda" asks for the GPUs (none visible when the
-// backend or a GPU is missing), anything else or unset picks the GPUs when there are any.
+// OPENACLNN_DEVICE: the GPUs are opt-in until a GPU run has validated the CUDA backend on the
+// user's machine. "cuda" asks for the GPUs (none visible when the backend or a GPU is missing),
+// "auto" takes the GPUs when there are any and the CPU otherwise; unset, "cpu" or anything else
+// gives the CPU device, so a machine with a GPU never silently runs GPU code nobody asked for.
 DeviceKind ProcessDeviceKind() {
   static const DeviceKind kind = [] {
     const char* env = std::getenv("OPENACLNN_DEVICE");
-    if (env != nullptr && std::strcmp(env, "cpu") == 0) return DeviceKind::kCpu;
     if (env != nullptr && std::strcmp(env, "cuda") == 0) return DeviceKind::kCuda;
-    return cuda::DeviceCount() > 0 ? DeviceKind::kCuda : DeviceKind::kCpu;
+    if (env != nullptr && std::strcmp(env, "auto") == 0 && cuda::DeviceCount() > 0) {
+      return DeviceKind::kCuda;
+    }
+    return DeviceKind::kCpu;
   }();
   return kind;
 }

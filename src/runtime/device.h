@@ -1,8 +1,8 @@
 #pragma once
 // Devices and their default contexts. A device kind decides which backend runs an operator and
-// how memory and streams behave. With the CUDA backend built and a GPU present, devices 0..n-1 are
-// the GPUs (CANN code expects its device 0); otherwise, or with OPENACLNN_DEVICE=cpu, device 0 is
-// the CPU.
+// how memory and streams behave. With OPENACLNN_DEVICE=cuda (or auto), the CUDA backend built and
+// a GPU present, devices 0..n-1 are the GPUs (CANN code expects its device 0); otherwise device 0
+// is the CPU.
 
 #include <cstdint>
 

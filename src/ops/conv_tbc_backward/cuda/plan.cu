@@ -28,6 +28,7 @@
 #include <cstdint>
 
 #include "api/dtype.h"
+#include "backend/cuda/device_guard.cuh"
 #include "kernels/cpu/tbc_matrix.h"
 #include "ops/conv_tbc_backward/cuda/cublas_pool.h"
 #include "ops/conv_tbc_backward/cuda/kernels.h"
@@ -262,26 +263,6 @@ struct Mat {
   int64_t batch_stride;
 };
 
-class DeviceGuard {
- public:
-  ~DeviceGuard() {
-    if (switched_) (void)cudaSetDevice(previous_);
-  }
-  Status Enter(int device) {
-    cudaError_t e = cudaGetDevice(&previous_);
-    if (e != cudaSuccess) return CudaError("cudaGetDevice", "launch", e);
-    if (previous_ == device) return Status::Ok();
-    e = cudaSetDevice(device);
-    if (e != cudaSuccess) return CudaError("cudaSetDevice", "the stream's device", e);
-    switched_ = true;
-    return Status::Ok();
-  }
-
- private:
-  int previous_ = 0;
-  bool switched_ = false;
-};
-
 class CudaPlan : public Plan {
  public:
   CudaPlan(const Problem& p, const Geometry& g, WorkspaceBooking* ws) : p_(p), g_(g) {
@@ -305,11 +286,8 @@ class CudaPlan : public Plan {
 
   Status Launch(const Bindings& bindings, void* workspace, void* cuda_stream) const override {
     const cudaStream_t stream = static_cast<cudaStream_t>(cuda_stream);
-    int device = 0;
-    cudaError_t e = cudaStreamGetDevice(stream, &device);
-    if (e != cudaSuccess) return CudaError("cudaStreamGetDevice", "launch", e);
-    DeviceGuard guard;
-    OPENACLNN_RETURN_IF_ERROR(guard.Enter(device));
+    openaclnn::cuda::StreamDeviceGuard guard;
+    OPENACLNN_RETURN_IF_ERROR(guard.Enter(stream, "aclnnConvTbcBackward"));
 
     Pointers ptr;
     ptr.y = p_.self.First(bindings.inputs[kSelf]);
@@ -383,7 +361,7 @@ class CudaPlan : public Plan {
     // 4. The products, on a leased handle bound to this stream and this launch's workspace.
     CublasLease lease;
     if (g_.gx_products || g_.gw_products) {
-      OPENACLNN_RETURN_IF_ERROR(lease.Acquire(device));
+      OPENACLNN_RETURN_IF_ERROR(lease.Acquire(guard.device()));
       cublasStatus_t s = Cublas()->set_stream(lease.get(), stream);
       if (s != CUBLAS_STATUS_SUCCESS) return CublasError("cublasSetStream", "launch", s);
       // After cublasSetStream, which resets the handle to its default workspace pool.

@@ -9,6 +9,7 @@
 
 #include "api/dtype.h"
 #include "api/layout.h"
+#include "backend/cuda/device_guard.cuh"
 #include "ops/layer_norm_backward/cuda/kernels.cuh"
 #include "ops/layer_norm_backward/cuda/plan.h"
 
@@ -219,6 +220,9 @@ class CudaPlan final : public Plan {
     cudaStream_t stream = static_cast<cudaStream_t>(cuda_stream);
     RowParams r = rows_;
     if (p.n == 0) return Status::Ok();  // every output is empty
+    // Kernels go to the current device: make it the stream's for this launch.
+    openaclnn::cuda::StreamDeviceGuard guard;
+    OPENACLNN_RETURN_IF_ERROR(guard.Enter(stream, "aclnnLayerNormBackward"));
 
     // The row kernel has work unless only gradWeight of N == 1 rows (exactly 0) is wanted.
     if (p.m > 0 && (r.want_dx || r.want_gw || r.want_gb)) {
