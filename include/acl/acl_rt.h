@@ -36,6 +36,33 @@ typedef enum aclrtMemcpyKind ACL_ENUM_BASE {
   ACL_MEMCPY_INTER_DEVICE_TO_DEVICE = 7
 } aclrtMemcpyKind;
 
+typedef enum aclrtMemAttr ACL_ENUM_BASE {
+  ACL_DDR_MEM = 0,
+  ACL_HBM_MEM = 1,
+  ACL_DDR_MEM_HUGE = 2,
+  ACL_DDR_MEM_NORMAL = 3,
+  ACL_HBM_MEM_HUGE = 4,
+  ACL_HBM_MEM_NORMAL = 5,
+  ACL_DDR_MEM_P2P_HUGE = 6,
+  ACL_DDR_MEM_P2P_NORMAL = 7,
+  ACL_HBM_MEM_P2P_HUGE = 8,
+  ACL_HBM_MEM_P2P_NORMAL = 9,
+  ACL_HBM_MEM_HUGE1G = 10,
+  ACL_HBM_MEM_P2P_HUGE1G = 11
+} aclrtMemAttr;
+
+/* The device attributes aclrtGetDeviceInfo answers here (CANN's values; others give 207000). */
+typedef enum aclrtDevAttr ACL_ENUM_BASE {
+  ACL_DEV_ATTR_AICPU_CORE_NUM = 1,
+  ACL_DEV_ATTR_AICORE_CORE_NUM = 101,
+  ACL_DEV_ATTR_CUBE_CORE_NUM = 102,
+  ACL_DEV_ATTR_VECTOR_CORE_NUM = 201,
+  ACL_DEV_ATTR_WARP_SIZE = 202,
+  ACL_DEV_ATTR_MAX_THREADS_PER_BLOCK = 209,
+  ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE = 301,
+  ACL_DEV_ATTR_L2_CACHE_SIZE = 302
+} aclrtDevAttr;
+
 /* Event creation flags (aclrtCreateEventWithFlag); every event here keeps a timestamp. */
 #define ACL_EVENT_SYNC 0x00000001U
 #define ACL_EVENT_CAPTURE_STREAM_PROGRESS 0x00000002U
@@ -72,6 +99,13 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream* stream);
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void);
+
+/* What the device is: the SoC name adapters choose operators by (OPENACLNN_SOC_NAME, default
+ * "Ascend910B1"), memory and core counts of the current device (the CPU or a GPU). */
+ACL_FUNC_VISIBILITY const char* aclrtGetSocName(void);
+ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total);
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr,
+                                                int64_t* value);
 
 /* Events: markers recorded on a stream, completed when the stream reaches them. */
 ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent* event);

@@ -122,6 +122,23 @@ Status SynchronizeStream(void* stream) {
                           : Fail(ACL_ERROR_RT_INTERNAL_ERROR, "work on the CUDA stream", e);
 }
 
+Status GetGpuInfo(int device, GpuInfo* info) {
+  cudaDeviceProp prop{};
+  const cudaError_t e = cudaGetDeviceProperties(&prop, device);
+  if (e != cudaSuccess) return Fail(ACL_ERROR_RT_INVALID_DEVICEID, "cudaGetDeviceProperties", e);
+  info->multiprocessors = prop.multiProcessorCount;
+  info->warp_size = prop.warpSize;
+  info->max_threads_per_block = prop.maxThreadsPerBlock;
+  info->l2_cache_bytes = prop.l2CacheSize;
+  info->total_memory = prop.totalGlobalMem;
+  return Status::Ok();
+}
+
+Status MemGetInfo(size_t* free, size_t* total) {
+  const cudaError_t e = cudaMemGetInfo(free, total);
+  return e == cudaSuccess ? Status::Ok() : Fail(ACL_ERROR_RT_INTERNAL_ERROR, "cudaMemGetInfo", e);
+}
+
 int DeviceOfPointer(const void* ptr) {
   cudaPointerAttributes attributes{};
   if (cudaPointerGetAttributes(&attributes, ptr) != cudaSuccess) {
@@ -166,6 +183,8 @@ Status CreateStream(void** stream) {
 }
 Status DestroyStream(void*) { return NotBuilt(); }
 Status SynchronizeStream(void*) { return NotBuilt(); }
+Status GetGpuInfo(int, GpuInfo*) { return NotBuilt(); }
+Status MemGetInfo(size_t*, size_t*) { return NotBuilt(); }
 int DeviceOfPointer(const void*) { return -1; }
 
 #endif

@@ -33,6 +33,17 @@ Status CreateStream(void** stream);
 Status DestroyStream(void* stream);
 // Waits for the stream; returns the first error its work raised.
 Status SynchronizeStream(void* stream);
+// What aclrtGetDeviceInfo and aclrtGetMemInfo report of a GPU.
+struct GpuInfo {
+  int multiprocessors = 0;
+  int warp_size = 0;
+  int max_threads_per_block = 0;
+  int l2_cache_bytes = 0;
+  size_t total_memory = 0;
+};
+Status GetGpuInfo(int device, GpuInfo* info);
+// Free and total memory of the calling thread's current GPU.
+Status MemGetInfo(size_t* free, size_t* total);
 // The GPU whose memory holds `ptr` (device or managed memory), or -1 for host memory.
 int DeviceOfPointer(const void* ptr);
 
