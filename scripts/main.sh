@@ -15,14 +15,14 @@ cmake --preset release >/dev/null
 cmake --build --preset release -j"$jobs"
 step "install into $prefix"
 cmake --install build/release --prefix "$prefix" >/dev/null
-ls "$prefix/lib"
+ls "$prefix/lib64"
 
 step "sample programs, built against the install tree"
 mkdir -p out/samples
 for src in tests/samples/*.cpp; do
   name=$(basename "$src" .cpp)
-  g++ -std=c++17 -O2 "$src" -I"$prefix/include" -I"$prefix/include/aclnn" -L"$prefix/lib" \
-      -lascendcl -lnnopbase -lopapi -Wl,-rpath,"$prefix/lib" -o "out/samples/$name"
+  g++ -std=c++17 -O2 "$src" -I"$prefix/include" -I"$prefix/include/aclnn" -L"$prefix/lib64" \
+      -lascendcl -lnnopbase -lopapi -Wl,-rpath,"$prefix/lib64" -o "out/samples/$name"
   echo "--- $name"
   "out/samples/$name"
 done
