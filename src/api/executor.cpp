@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <functional>
 #include <mutex>
 #include <new>
@@ -32,6 +33,14 @@ struct aclOpExecutor {
   // The tensor parameters of phase 1, in API order: [0] inputs, [1] outputs.
   int num_params[2] = {0, 0};
   std::array<openaclnn::BoundParam, openaclnn::kMaxBindings> params[2];
+  // One C call at a time works on the executor (phase 2, rebinding, repeatable, destroy): CANN
+  // asks callers to use an executor from one thread at a time, and this makes a caller that does
+  // not a serialisation instead of a data race.
+  std::mutex use_mutex;
+  // Guarded by LiveMutex(): the calls holding the executor, and whether it has been released
+  // (destroyed, or its single-use phase 2 done). The last holder of a released executor frees it.
+  int holders = 0;
+  bool released = false;
 };
 
 namespace openaclnn {
@@ -54,21 +63,91 @@ std::set<const aclOpExecutor*>& LiveExecutors() {
   static std::set<const aclOpExecutor*>* live = new std::set<const aclOpExecutor*>;
   return *live;
 }
-bool IsLive(const aclOpExecutor* executor) {
-  std::lock_guard<std::mutex> lock(LiveMutex());
-  return LiveExecutors().count(executor) != 0;
-}
-void Release(aclOpExecutor* executor) {
-  {
+
+// A C call's hold on an executor: while it exists the executor is not freed, and no other call
+// works on it. Acquire() fails for a handle that is not live; once it succeeds, Release() marks
+// the executor released (gone from the live set at once), and the last holder frees it.
+class ExecutorUse {
+ public:
+  explicit ExecutorUse(aclOpExecutor* executor) : executor_(executor) {}
+  ExecutorUse(const ExecutorUse&) = delete;
+  ExecutorUse& operator=(const ExecutorUse&) = delete;
+  // false: not live (never handed out, released, or destroyed), also when it was released while
+  // this call waited for another to finish with it.
+  bool Acquire() {
+    {
+      std::lock_guard<std::mutex> lock(LiveMutex());
+      if (LiveExecutors().count(executor_) == 0) return false;
+      ++executor_->holders;
+      held_ = true;
+    }
+    executor_->use_mutex.lock();
+    locked_ = true;
     std::lock_guard<std::mutex> lock(LiveMutex());
-    LiveExecutors().erase(executor);
+    return !executor_->released;
   }
-  delete executor;
+  void Release() { release_ = true; }
+  ~ExecutorUse() {
+    if (!held_) return;
+    if (locked_) executor_->use_mutex.unlock();
+    bool free_it = false;
+    {
+      std::lock_guard<std::mutex> lock(LiveMutex());
+      if (release_ && !executor_->released) {
+        executor_->released = true;
+        LiveExecutors().erase(executor_);
+      }
+      free_it = --executor_->holders == 0 && executor_->released;
+    }
+    if (free_it) delete executor_;
+  }
+
+ private:
+  aclOpExecutor* executor_;
+  bool held_ = false;
+  bool locked_ = false;
+  bool release_ = false;
+};
+
+// Stores an error message without letting an allocation failure escape a C entry point: when
+// even the message cannot be built, the thread's recent error becomes `fallback` (a literal, so
+// nothing is allocated for it unless it can be).
+template <class BuildMessage>
+void SetRecentErrorNoThrow(BuildMessage&& build, const char* fallback) noexcept {
+  try {
+    SetRecentError(build());
+  } catch (...) {
+    try {
+      SetRecentError(fallback);
+    } catch (...) {
+      ClearRecentErrorText();
+    }
+  }
 }
 
 aclnnStatus Report(const char* op_name, const Status& status) {
-  SetRecentError(std::string(op_name) + ": " + status.message());
+  SetRecentErrorNoThrow([&] { return std::string(op_name) + ": " + status.message(); },
+                        "openaclnn: out of host memory while reporting an error");
   return status.code();
+}
+
+// The status and message for an exception caught at a C entry point.
+aclnnStatus ReportException(const char* api, std::exception_ptr error) noexcept {
+  bool out_of_memory = false;
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::bad_alloc&) {
+    out_of_memory = true;
+  } catch (...) {
+  }
+  SetRecentErrorNoThrow(
+      [&] {
+        return std::string(api) +
+               (out_of_memory ? ": out of host memory; nothing was run or changed"
+                              : ": unexpected internal exception; nothing was run or changed");
+      },
+      out_of_memory ? "out of host memory" : "unexpected internal exception");
+  return ACLNN_ERR_INNER;
 }
 
 // Every tensor the plan uses has an address if it has elements.
@@ -190,27 +269,20 @@ aclnnStatus FinishPhase1(const char* op_name, double start_us, const Status& sta
   return ACLNN_SUCCESS;
 }
 
-aclnnStatus RunPhase2(const char* op_name, void* workspace, uint64_t workspace_size,
-                      aclOpExecutor* executor, aclrtStream stream) {
-  const double start_us = VerboseEnabled() ? NowMicros() : 0;
-  if (executor == nullptr) return Report(op_name, NullptrError("executor"));
-  if (!IsLive(executor)) {
-    return Report(op_name, ErrorStatus(ACLNN_ERR_PARAM_INVALID,
-                                       "executor %p is not live: a single-use executor is "
-                                       "released by its phase 2, a repeatable one by "
-                                       "aclDestroyAclOpExecutor",
-                                       static_cast<void*>(executor)));
-  }
+namespace {
+
+// Phase 2 on an executor this call holds (`use`); may throw, RunPhase2 catches.
+aclnnStatus RunPhase2Held(const char* op_name, void* workspace, uint64_t workspace_size,
+                          aclOpExecutor* executor, aclrtStream stream, double start_us,
+                          ExecutorUse* use) {
   if (std::strcmp(executor->op_name, op_name) != 0) {
     return Report(op_name,
                   ErrorStatus(ACLNN_ERR_PARAM_INVALID,
                               "executor was built by %s, not by this operator", executor->op_name));
   }
-  // Any failure from here on releases a single-use executor, as CANN does.
-  auto fail = [&](const Status& status) {
-    if (!executor->repeatable) Release(executor);
-    return Report(op_name, status);
-  };
+  // From here on a single-use executor is released however phase 2 ends, as CANN does.
+  if (!executor->repeatable) use->Release();
+  auto fail = [&](const Status& status) { return Report(op_name, status); };
   if (workspace_size > 0 && workspace == nullptr) {
     return fail(ErrorStatus(ACLNN_ERR_PARAM_NULLPTR,
                             "workspace is nullptr but workspaceSize is %llu",
@@ -302,32 +374,52 @@ aclnnStatus RunPhase2(const char* op_name, void* workspace, uint64_t workspace_s
       return fail(ErrorStatus(ACLNN_ERR_INNER, "out of host memory while queueing the task"));
     }
   }
-  if (!executor->repeatable) Release(executor);
   return ACLNN_SUCCESS;
+}
+
+}  // namespace
+
+aclnnStatus RunPhase2(const char* op_name, void* workspace, uint64_t workspace_size,
+                      aclOpExecutor* executor, aclrtStream stream) {
+  const double start_us = VerboseEnabled() ? NowMicros() : 0;
+  if (executor == nullptr) return Report(op_name, NullptrError("executor"));
+  try {
+    ExecutorUse use(executor);
+    if (!use.Acquire()) {
+      return Report(op_name, ErrorStatus(ACLNN_ERR_PARAM_INVALID,
+                                         "executor %p is not live: a single-use executor is "
+                                         "released by its phase 2, a repeatable one by "
+                                         "aclDestroyAclOpExecutor",
+                                         static_cast<void*>(executor)));
+    }
+    return RunPhase2Held(op_name, workspace, workspace_size, executor, stream, start_us, &use);
+  } catch (...) {
+    return ReportException(op_name, std::current_exception());
+  }
 }
 
 }  // namespace openaclnn
 
 namespace {
 
-aclnnStatus SetBinding(const char* api, aclOpExecutor* executor, size_t index, aclTensor* tensor,
-                       void* addr, bool output) {
+// Which of the executor's tensor parameters an aclSet*TensorAddr call names.
+enum class BindingSide { kInput, kOutput, kInputsThenOutputs };
+
+// Under the executor's hold; may throw, SetBinding catches.
+aclnnStatus SetBindingHeld(const char* api, aclOpExecutor* executor, size_t index,
+                           aclTensor* tensor, void* addr, BindingSide which) {
   using openaclnn::ErrorStatus;
-  if (executor == nullptr || tensor == nullptr) {
-    openaclnn::SetRecentError(std::string(api) + ": executor and tensor must not be nullptr");
-    return ACLNN_ERR_INNER_NULLPTR;
-  }
-  auto fail = [&](const openaclnn::Status& s) {
-    openaclnn::SetRecentError(std::string(api) + ": " + s.message());
-    return s.code();
-  };
-  if (!openaclnn::IsLive(executor)) {
-    return fail(ErrorStatus(ACLNN_ERR_PARAM_INVALID, "executor is not live"));
-  }
+  auto fail = [&](const openaclnn::Status& s) { return openaclnn::Report(api, s); };
   if (!executor->repeatable) {
     return fail(ErrorStatus(ACLNN_ERR_PARAM_INVALID,
                             "addresses can be rebound only on a repeatable executor (call "
                             "aclSetAclOpExecutorRepeatable after phase 1)"));
+  }
+  bool output = which == BindingSide::kOutput;
+  if (which == BindingSide::kInputsThenOutputs &&
+      index >= static_cast<size_t>(executor->num_params[0])) {
+    index -= static_cast<size_t>(executor->num_params[0]);
+    output = true;
   }
   const int side = output ? 1 : 0;
   const int count = executor->num_params[side];
@@ -351,54 +443,82 @@ aclnnStatus SetBinding(const char* api, aclOpExecutor* executor, size_t index, a
   return ACLNN_SUCCESS;
 }
 
+aclnnStatus SetBinding(const char* api, aclOpExecutor* executor, size_t index, aclTensor* tensor,
+                       void* addr, BindingSide which) {
+  if (executor == nullptr || tensor == nullptr) {
+    return openaclnn::Report(api, openaclnn::ErrorStatus(ACLNN_ERR_INNER_NULLPTR,
+                                                         "executor and tensor must not be "
+                                                         "nullptr"));
+  }
+  try {
+    openaclnn::ExecutorUse use(executor);
+    if (!use.Acquire()) {
+      return openaclnn::Report(
+          api, openaclnn::ErrorStatus(ACLNN_ERR_PARAM_INVALID, "executor is not live"));
+    }
+    return SetBindingHeld(api, executor, index, tensor, addr, which);
+  } catch (...) {
+    return openaclnn::ReportException(api, std::current_exception());
+  }
+}
+
 }  // namespace
 
 extern "C" {
 
 aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor* executor) {
-  if (executor == nullptr || !openaclnn::IsLive(executor)) {
-    openaclnn::SetRecentError(
-        "aclSetAclOpExecutorRepeatable: executor is nullptr or not live (call it right after "
-        "phase 1)");
-    return ACLNN_ERR_INNER_NULLPTR;
+  constexpr const char* kApi = "aclSetAclOpExecutorRepeatable";
+  try {
+    openaclnn::ExecutorUse use(executor);
+    if (executor == nullptr || !use.Acquire()) {
+      return openaclnn::Report(
+          kApi, openaclnn::ErrorStatus(ACLNN_ERR_INNER_NULLPTR,
+                                       "executor is nullptr or not live (call it right after "
+                                       "phase 1)"));
+    }
+    executor->repeatable = true;
+    return ACLNN_SUCCESS;
+  } catch (...) {
+    return openaclnn::ReportException(kApi, std::current_exception());
   }
-  executor->repeatable = true;
-  return ACLNN_SUCCESS;
 }
 
 aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor* executor) {
+  constexpr const char* kApi = "aclDestroyAclOpExecutor";
   if (executor == nullptr) {
-    openaclnn::SetRecentError("aclDestroyAclOpExecutor: executor is nullptr");
-    return ACLNN_ERR_INNER_NULLPTR;
+    return openaclnn::Report(
+        kApi, openaclnn::ErrorStatus(ACLNN_ERR_INNER_NULLPTR, "executor is nullptr"));
   }
-  if (!openaclnn::IsLive(executor)) {
-    openaclnn::SetRecentError(
-        "aclDestroyAclOpExecutor: executor is not live (released by phase 2 or destroyed "
-        "already)");
-    return ACLNN_ERR_PARAM_INVALID;
+  try {
+    // Waits for a phase 2 or rebinding another thread is doing on it; queued runs hold their own
+    // reference to the plan, so this is safe before synchronising the stream.
+    openaclnn::ExecutorUse use(executor);
+    if (!use.Acquire()) {
+      return openaclnn::Report(
+          kApi, openaclnn::ErrorStatus(ACLNN_ERR_PARAM_INVALID,
+                                       "executor is not live (released by phase 2 or destroyed "
+                                       "already)"));
+    }
+    use.Release();
+    return ACLNN_SUCCESS;
+  } catch (...) {
+    return openaclnn::ReportException(kApi, std::current_exception());
   }
-  // Queued runs hold their own reference to the plan, so this is safe before synchronising.
-  openaclnn::Release(executor);
-  return ACLNN_SUCCESS;
 }
 
 aclnnStatus aclSetInputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor,
                                   void* addr) {
-  return SetBinding("aclSetInputTensorAddr", executor, index, tensor, addr, false);
+  return SetBinding("aclSetInputTensorAddr", executor, index, tensor, addr, BindingSide::kInput);
 }
 aclnnStatus aclSetOutputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor,
                                    void* addr) {
-  return SetBinding("aclSetOutputTensorAddr", executor, index, tensor, addr, true);
+  return SetBinding("aclSetOutputTensorAddr", executor, index, tensor, addr, BindingSide::kOutput);
 }
 // Index over the inputs first, then the outputs.
 aclnnStatus aclSetTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor,
                              void* addr) {
-  if (executor != nullptr && openaclnn::IsLive(executor) &&
-      index >= static_cast<size_t>(executor->num_params[0])) {
-    return SetBinding("aclSetTensorAddr", executor, index - executor->num_params[0], tensor, addr,
-                      true);
-  }
-  return SetBinding("aclSetTensorAddr", executor, index, tensor, addr, false);
+  return SetBinding("aclSetTensorAddr", executor, index, tensor, addr,
+                    BindingSide::kInputsThenOutputs);
 }
 aclnnStatus AclSetInputTensorAddr(aclOpExecutor* executor, const size_t index, aclTensor* tensor,
                                   void* addr) {

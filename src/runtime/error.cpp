@@ -26,13 +26,20 @@ void SetRecentError(std::string message) {
   error.has_error = true;
 }
 
+void ClearRecentErrorText() noexcept {
+  RecentError& error = ThreadRecentError();
+  error.message.clear();
+  error.has_error = true;
+}
+
 }  // namespace openaclnn
 
 extern "C" const char* aclGetRecentErrMsg(void) {
   openaclnn::RecentError& error = openaclnn::ThreadRecentError();
   if (!error.has_error) return nullptr;
-  // The text stays valid until the next call on this thread, as CANN documents.
-  error.returned = error.message;
+  // The text stays valid until the next call on this thread, as CANN documents. Swapped, not
+  // copied: nothing is allocated, so nothing can throw out of this C function.
+  error.returned.swap(error.message);
   error.has_error = false;
   return error.returned.c_str();
 }
