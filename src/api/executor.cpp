@@ -132,7 +132,8 @@ aclnnStatus Report(const char* op_name, const Status& status) {
 }
 
 // The status and message for an exception caught at a C entry point.
-aclnnStatus ReportException(const char* api, std::exception_ptr error) noexcept {
+aclnnStatus ReportException(const char* api, std::exception_ptr error,
+                            aclnnStatus out_of_memory_code = ACLNN_ERR_INNER) noexcept {
   bool out_of_memory = false;
   try {
     std::rethrow_exception(error);
@@ -147,7 +148,7 @@ aclnnStatus ReportException(const char* api, std::exception_ptr error) noexcept 
                               : ": unexpected internal exception; nothing was run or changed");
       },
       out_of_memory ? "out of host memory" : "unexpected internal exception");
-  return ACLNN_ERR_INNER;
+  return out_of_memory ? out_of_memory_code : ACLNN_ERR_INNER;
 }
 
 // Every tensor the plan uses has an address if it has elements.
@@ -166,6 +167,10 @@ Status CheckBindings(const aclOpExecutor& ex) {
 }
 
 }  // namespace
+
+aclnnStatus ReportPhase1Exception(const char* op_name, std::exception_ptr error) noexcept {
+  return ReportException(op_name, error, ACLNN_ERR_INNER_CREATE_EXECUTOR);
+}
 
 size_t WorkspaceBooking::Book(size_t bytes) {
   const size_t offset = total_;
@@ -228,7 +233,8 @@ aclnnStatus FinishPhase1(const char* op_name, double start_us, const Status& sta
   auto* ex = new (std::nothrow) aclOpExecutor;
   if (ex == nullptr) {
     return Report(op_name,
-                  ErrorStatus(ACLNN_ERR_INNER_CREATE_EXECUTOR, "could not allocate the executor"));
+                  ErrorStatus(ACLNN_ERR_INNER_CREATE_EXECUTOR,
+                                       "out of host memory: could not allocate the executor"));
   }
   try {
     ex->op_name = op_name;
@@ -260,9 +266,12 @@ aclnnStatus FinishPhase1(const char* op_name, double start_us, const Status& sta
                                        "out of host memory while creating the executor"));
   }
   if (VerboseEnabled()) ex->phase1_us = NowMicros() - start_us;
-  {
+  try {
     std::lock_guard<std::mutex> lock(LiveMutex());
     LiveExecutors().insert(ex);
+  } catch (...) {
+    delete ex;
+    throw;
   }
   *workspace_size = ex->workspace_size;
   *executor = ex;

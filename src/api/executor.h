@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <string>
 #include <vector>
@@ -165,25 +166,33 @@ aclnnStatus FinishPhase1(const char* op_name, double start_us, const Status& sta
                          uint64_t* workspace_size, aclOpExecutor** executor);
 aclnnStatus BeginPhase1(const char* op_name, uint64_t* workspace_size, aclOpExecutor** executor,
                         double* start_us);
+// The status and message for an exception caught in phase 1 (never throws).
+aclnnStatus ReportPhase1Exception(const char* op_name, std::exception_ptr error) noexcept;
 
 template <class Build>
 aclnnStatus RunPhase1(const char* op_name, uint64_t* workspace_size, aclOpExecutor** executor,
                       std::initializer_list<const aclTensor*> inputs,
                       std::initializer_list<const aclTensor*> outputs, Build&& build) {
-  double start_us = 0;
-  aclnnStatus early = BeginPhase1(op_name, workspace_size, executor, &start_us);
-  if (early != ACLNN_SUCCESS) return early;
-  PlanBuilder builder;
-  Status status;
+  // No exception leaves a C entry point: what escapes the checker, the planner or the executor's
+  // creation becomes 561101 (out of host memory) or 561000, with the message.
   try {
-    status = build(&builder);
-  } catch (const std::bad_alloc&) {
-    status = ErrorStatus(ACLNN_ERR_INNER_CREATE_EXECUTOR, "out of host memory while planning");
+    double start_us = 0;
+    aclnnStatus early = BeginPhase1(op_name, workspace_size, executor, &start_us);
+    if (early != ACLNN_SUCCESS) return early;
+    PlanBuilder builder;
+    Status status;
+    try {
+      status = build(&builder);
+    } catch (const std::bad_alloc&) {
+      status = ErrorStatus(ACLNN_ERR_INNER_CREATE_EXECUTOR, "out of host memory while planning");
+    } catch (...) {
+      status = ErrorStatus(ACLNN_ERR_INNER, "unexpected internal exception while planning");
+    }
+    return FinishPhase1(op_name, start_us, status, &builder, inputs, outputs, workspace_size,
+                        executor);
   } catch (...) {
-    status = ErrorStatus(ACLNN_ERR_INNER, "unexpected internal exception while planning");
+    return ReportPhase1Exception(op_name, std::current_exception());
   }
-  return FinishPhase1(op_name, start_us, status, &builder, inputs, outputs, workspace_size,
-                      executor);
 }
 
 }  // namespace openaclnn

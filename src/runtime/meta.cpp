@@ -3,6 +3,7 @@
 #include "runtime/meta.h"
 
 #include <cstring>
+#include <memory>
 #include <new>
 #include <string>
 
@@ -76,13 +77,12 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
                            const int64_t* stride, int64_t offset, aclFormat format,
                            const int64_t* storageDims, uint64_t storageDimsNum, void* tensorData) {
   try {
-    auto* tensor = new aclTensor;
-    if (!openaclnn::FillTensor(tensor, "aclCreateTensor", viewDims, viewDimsNum, dataType, stride,
-                               offset, format, storageDims, storageDimsNum, tensorData)) {
-      delete tensor;
+    auto tensor = std::make_unique<aclTensor>();
+    if (!openaclnn::FillTensor(tensor.get(), "aclCreateTensor", viewDims, viewDimsNum, dataType,
+                               stride, offset, format, storageDims, storageDimsNum, tensorData)) {
       return nullptr;
     }
-    return tensor;
+    return tensor.release();
   } catch (const std::exception&) {
     openaclnn::SetRecentError("aclCreateTensor: out of host memory for the tensor's dims");
     return nullptr;
@@ -132,9 +132,9 @@ aclScalar* aclCreateScalar(void* value, aclDataType dataType) {
       return nullptr;                                                                            \
     }                                                                                            \
     try {                                                                                        \
-      auto* array = new (Type);                                                                  \
+      auto array = std::make_unique<Type>();                                                     \
       array->values.assign(value, value + size);                                                 \
-      return array;                                                                              \
+      return array.release();                                                                    \
     } catch (const std::exception&) {                                                            \
       openaclnn::SetRecentError(#name ": out of host memory");                                   \
       return nullptr;                                                                            \
@@ -153,10 +153,11 @@ aclTensorList* aclCreateTensorList(const aclTensor* const* value, uint64_t size)
     return nullptr;
   }
   try {
-    auto* list = new aclTensorList;
+    auto list = std::make_unique<aclTensorList>();
     list->tensors.assign(value, value + size);
-    return list;
+    return list.release();
   } catch (const std::exception&) {
+    openaclnn::SetRecentError("aclCreateTensorList: out of host memory");
     return nullptr;
   }
 }
@@ -168,10 +169,11 @@ aclScalarList* aclCreateScalarList(const aclScalar* const* value, uint64_t size)
     return nullptr;
   }
   try {
-    auto* list = new aclScalarList;
+    auto list = std::make_unique<aclScalarList>();
     list->scalars.assign(value, value + size);
-    return list;
+    return list.release();
   } catch (const std::exception&) {
+    openaclnn::SetRecentError("aclCreateScalarList: out of host memory");
     return nullptr;
   }
 }
