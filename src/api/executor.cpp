@@ -17,6 +17,7 @@
 #include "runtime/error.h"
 #include "runtime/memory.h"
 #include "runtime/meta.h"
+#include "runtime/rt_status.h"
 #include "runtime/stream.h"
 
 // The executor handed to the caller between phase 1 and phase 2.
@@ -89,14 +90,18 @@ class ExecutorUse {
   void Release() { release_ = true; }
   ~ExecutorUse() {
     if (!held_) return;
+    // Released before the use mutex opens, so a call waiting for it sees the release.
+    if (release_) {
+      std::lock_guard<std::mutex> lock(LiveMutex());
+      if (!executor_->released) {
+        executor_->released = true;
+        LiveExecutors().erase(executor_);
+      }
+    }
     if (locked_) executor_->use_mutex.unlock();
     bool free_it = false;
     {
       std::lock_guard<std::mutex> lock(LiveMutex());
-      if (release_ && !executor_->released) {
-        executor_->released = true;
-        LiveExecutors().erase(executor_);
-      }
       free_it = --executor_->holders == 0 && executor_->released;
     }
     if (free_it) delete executor_;
@@ -232,8 +237,7 @@ aclnnStatus FinishPhase1(const char* op_name, double start_us, const Status& sta
   }
   auto* ex = new (std::nothrow) aclOpExecutor;
   if (ex == nullptr) {
-    return Report(op_name,
-                  ErrorStatus(ACLNN_ERR_INNER_CREATE_EXECUTOR,
+    return Report(op_name, ErrorStatus(ACLNN_ERR_INNER_CREATE_EXECUTOR,
                                        "out of host memory: could not allocate the executor"));
   }
   try {
@@ -361,7 +365,8 @@ aclnnStatus RunPhase2Held(const char* op_name, void* workspace, uint64_t workspa
     }
     try {
       EnqueueTask(
-          target, [plan, bindings, workspace, verbose_line, cuda_stream, staged]() -> Status {
+          target,
+          [op_name, plan, bindings, workspace, verbose_line, cuda_stream, staged]() -> RtStatus {
             const double run_start = verbose_line.empty() ? 0 : NowMicros();
             Status status = Status::Ok();
             if (plan && staged) {
@@ -377,7 +382,9 @@ aclnnStatus RunPhase2Held(const char* op_name, void* workspace, uint64_t workspa
               std::fprintf(stderr, "%s run=%.1fus%s\n", verbose_line.c_str(),
                            NowMicros() - run_start, status.ok() ? "" : " FAILED");
             }
-            return status;
+            // The stream is the runtime's: a failed operator surfaces at its synchronisation as
+            // a device reports a failed kernel.
+            return status.ok() ? RtStatus::Ok() : OperatorTaskFailed(op_name, status);
           });
     } catch (const std::bad_alloc&) {
       return fail(ErrorStatus(ACLNN_ERR_INNER, "out of host memory while queueing the task"));

@@ -75,7 +75,7 @@ StagingLayout PlanStaging(const StagedParams& views, const Bindings& device_bind
 
 Status RunHostStaged(const Plan& plan, const StagedParams& views, const Bindings& device_bindings,
                      size_t workspace_size, void* cuda_stream) {
-  OPENACLNN_RETURN_IF_ERROR(cuda::SynchronizeStream(cuda_stream));
+  OPENACLNN_RETURN_IF_ERROR(InOperator(cuda::SynchronizeStream(cuda_stream)));
   const StagingLayout layout = PlanStaging(views, device_bindings);
   std::vector<HostBuffer> host;
   for (const StagingLayout::Region& r : layout.regions) {
@@ -86,7 +86,8 @@ Status RunHostStaged(const Plan& plan, const StagedParams& views, const Bindings
     }
     OPENACLNN_RETURN_IF_ERROR(
         // NOLINTNEXTLINE(performance-no-int-to-ptr): a device address, never dereferenced here
-        cuda::Memcpy(host.back().get(), reinterpret_cast<const void*>(r.begin), r.end - r.begin));
+        InOperator(cuda::Memcpy(host.back().get(), reinterpret_cast<const void*>(r.begin),
+                                r.end - r.begin)));
   }
   // Empty or unused tensors keep their device addresses: the plan does not touch them.
   // Addresses are integers here: a host base may lie before its copy (a view that starts past its
@@ -107,7 +108,7 @@ Status RunHostStaged(const Plan& plan, const StagedParams& views, const Bindings
     if (!r.written) continue;
     OPENACLNN_RETURN_IF_ERROR(
         // NOLINTNEXTLINE(performance-no-int-to-ptr): a device address, never dereferenced here
-        cuda::Memcpy(reinterpret_cast<void*>(r.begin), host[i].get(), r.end - r.begin));
+        InOperator(cuda::Memcpy(reinterpret_cast<void*>(r.begin), host[i].get(), r.end - r.begin)));
   }
   return Status::Ok();
 }

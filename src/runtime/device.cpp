@@ -208,7 +208,7 @@ aclError aclrtSetDevice(int32_t deviceId) {
                   : std::string(" (device 0 is the CPU)")));
   }
   if (openaclnn::KindOfDevice(deviceId) == openaclnn::DeviceKind::kCuda) {
-    const openaclnn::Status selected = openaclnn::cuda::SetDevice(deviceId);
+    const openaclnn::RtStatus selected = openaclnn::cuda::SetDevice(deviceId);
     if (!selected.ok()) return Fail(selected.code(), "aclrtSetDevice: " + selected.message());
   }
   auto& rt = TheRuntime();
@@ -217,7 +217,8 @@ aclError aclrtSetDevice(int32_t deviceId) {
   if (!context) {
     auto fresh = std::make_unique<openaclnn::Context>();
     fresh->device = deviceId;
-    openaclnn::Status created = openaclnn::CreateRegisteredStream(deviceId, &fresh->default_stream);
+    openaclnn::RtStatus created =
+        openaclnn::CreateRegisteredStream(deviceId, &fresh->default_stream);
     if (!created.ok()) {
       rt.contexts.erase(deviceId);
       return Fail(ACL_ERROR_RT_RESOURCE_ALLOC_FAIL,

@@ -90,7 +90,7 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
                 "aclrtGetMemInfo: this thread has no current device: call aclrtSetDevice first");
   }
   if (openaclnn::KindOfDevice(device) == openaclnn::DeviceKind::kCuda) {
-    const openaclnn::Status status = openaclnn::cuda::MemGetInfo(free, total);
+    const openaclnn::RtStatus status = openaclnn::cuda::MemGetInfo(free, total);
     if (!status.ok()) return Fail(status.code(), "aclrtGetMemInfo: " + status.message());
     return ACL_SUCCESS;
   }
@@ -120,7 +120,7 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value
                                   "201, 301, 302 (and 202, 209 on a GPU)";
   if (openaclnn::KindOfDevice(device) == openaclnn::DeviceKind::kCuda) {
     openaclnn::cuda::GpuInfo info;
-    const openaclnn::Status status = openaclnn::cuda::GetGpuInfo(device, &info);
+    const openaclnn::RtStatus status = openaclnn::cuda::GetGpuInfo(device, &info);
     if (!status.ok()) return Fail(status.code(), "aclrtGetDeviceInfo: " + status.message());
     switch (attr) {
       case ACL_DEV_ATTR_AICPU_CORE_NUM:

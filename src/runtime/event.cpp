@@ -160,8 +160,8 @@ extern "C" aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
     record = ++state->issued;
   }
   void* cuda_stream = openaclnn::CudaStreamOf(target_stream);
-  openaclnn::EnqueueTask(target_stream, [state, record, cuda_stream]() -> openaclnn::Status {
-    openaclnn::Status status;
+  openaclnn::EnqueueTask(target_stream, [state, record, cuda_stream]() -> openaclnn::RtStatus {
+    openaclnn::RtStatus status;
     if (cuda_stream != nullptr) status = openaclnn::cuda::SynchronizeStream(cuda_stream);
     {
       std::lock_guard<std::mutex> lock(state->mutex);
@@ -190,12 +190,12 @@ extern "C" aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
     issued_before = state->issued;
   }
   // After the stream's earlier work: the event forgets its timestamp unless recorded since.
-  openaclnn::EnqueueTask(target_stream, [state, issued_before]() -> openaclnn::Status {
+  openaclnn::EnqueueTask(target_stream, [state, issued_before]() -> openaclnn::RtStatus {
     std::lock_guard<std::mutex> lock(state->mutex);
     if (state->issued == issued_before && state->completed == issued_before) {
       state->has_timestamp = false;
     }
-    return openaclnn::Status::Ok();
+    return openaclnn::RtStatus::Ok();
   });
   return ACL_SUCCESS;
 }
@@ -341,9 +341,9 @@ extern "C" aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
     target = state->issued;
   }
   if (target == 0) return ACL_SUCCESS;  // never recorded: nothing to wait for
-  openaclnn::EnqueueTask(waiting, [state, target]() -> openaclnn::Status {
+  openaclnn::EnqueueTask(waiting, [state, target]() -> openaclnn::RtStatus {
     openaclnn::WaitForRecord(*state, target, -1);
-    return openaclnn::Status::Ok();
+    return openaclnn::RtStatus::Ok();
   });
   return ACL_SUCCESS;
 }

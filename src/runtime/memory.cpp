@@ -147,7 +147,7 @@ aclError CheckSet(const char* api, void* devPtr, size_t maxCount, size_t count) 
 
 bool OnCuda() { return ProcessDeviceKind() == DeviceKind::kCuda; }
 
-aclError FailStatus(const char* api, const Status& status) {
+aclError FailStatus(const char* api, const RtStatus& status) {
   return Fail(status.code(), std::string(api) + ": " + status.message());
 }
 
@@ -194,7 +194,7 @@ aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
       return Fail(ACL_ERROR_RT_CONTEXT_NULL,
                   "aclrtMalloc: this thread has no current GPU: call aclrtSetDevice first");
     }
-    const openaclnn::Status st = openaclnn::cuda::Malloc(&p, size);
+    const openaclnn::RtStatus st = openaclnn::cuda::Malloc(&p, size);
     if (!st.ok()) {
       *devPtr = nullptr;
       return openaclnn::FailStatus("aclrtMalloc", st);
@@ -233,7 +233,7 @@ aclError aclrtFree(void* devPtr) {
     table.device_blocks.erase(it);
   }
   if (openaclnn::OnCuda()) {
-    const openaclnn::Status st = openaclnn::cuda::Free(devPtr);
+    const openaclnn::RtStatus st = openaclnn::cuda::Free(devPtr);
     if (!st.ok()) return openaclnn::FailStatus("aclrtFree", st);
     return ACL_SUCCESS;
   }
@@ -248,7 +248,7 @@ aclError aclrtMallocHost(void** hostPtr, size_t size) {
   }
   void* p = nullptr;
   if (openaclnn::OnCuda()) {
-    const openaclnn::Status st = openaclnn::cuda::MallocHost(&p, size);
+    const openaclnn::RtStatus st = openaclnn::cuda::MallocHost(&p, size);
     if (!st.ok()) {
       *hostPtr = nullptr;
       return openaclnn::FailStatus("aclrtMallocHost", st);
@@ -279,7 +279,7 @@ aclError aclrtFreeHost(void* hostPtr) {
     }
   }
   if (openaclnn::OnCuda()) {
-    const openaclnn::Status st = openaclnn::cuda::FreeHost(hostPtr);
+    const openaclnn::RtStatus st = openaclnn::cuda::FreeHost(hostPtr);
     return st.ok() ? ACL_SUCCESS : openaclnn::FailStatus("aclrtFreeHost", st);
   }
   std::free(hostPtr);
@@ -291,7 +291,7 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count,
   const aclError e = openaclnn::CheckCopy("aclrtMemcpy", dst, destMax, src, count, kind);
   if (e != ACL_SUCCESS) return e;
   if (count > 0 && openaclnn::OnCuda()) {
-    const openaclnn::Status st = openaclnn::cuda::Memcpy(dst, src, count);
+    const openaclnn::RtStatus st = openaclnn::cuda::Memcpy(dst, src, count);
     return st.ok() ? ACL_SUCCESS : openaclnn::FailStatus("aclrtMemcpy", st);
   }
   if (count > 0) std::memmove(dst, src, count);
@@ -306,7 +306,7 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
     openaclnn::Stream* s = nullptr;
     e = openaclnn::ResolveCudaStream("aclrtMemcpyAsync", stream, &s);
     if (e != ACL_SUCCESS || count == 0) return e;
-    const openaclnn::Status st =
+    const openaclnn::RtStatus st =
         openaclnn::cuda::MemcpyAsync(dst, src, count, openaclnn::CudaStreamOf(s));
     return st.ok() ? ACL_SUCCESS : openaclnn::FailStatus("aclrtMemcpyAsync", st);
   }
@@ -315,7 +315,7 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
   if (e != ACL_SUCCESS) return e;
   openaclnn::EnqueueTask(s, [dst, src, count] {
     if (count > 0) std::memmove(dst, src, count);
-    return openaclnn::Status::Ok();
+    return openaclnn::RtStatus::Ok();
   });
   return ACL_SUCCESS;
 }
@@ -324,7 +324,7 @@ aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count)
   const aclError e = openaclnn::CheckSet("aclrtMemset", devPtr, maxCount, count);
   if (e != ACL_SUCCESS) return e;
   if (count > 0 && openaclnn::OnCuda()) {
-    const openaclnn::Status st = openaclnn::cuda::Memset(devPtr, value, count);
+    const openaclnn::RtStatus st = openaclnn::cuda::Memset(devPtr, value, count);
     return st.ok() ? ACL_SUCCESS : openaclnn::FailStatus("aclrtMemset", st);
   }
   if (count > 0) std::memset(devPtr, value, count);
@@ -339,7 +339,7 @@ aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t c
     openaclnn::Stream* s = nullptr;
     e = openaclnn::ResolveCudaStream("aclrtMemsetAsync", stream, &s);
     if (e != ACL_SUCCESS || count == 0) return e;
-    const openaclnn::Status st =
+    const openaclnn::RtStatus st =
         openaclnn::cuda::MemsetAsync(devPtr, value, count, openaclnn::CudaStreamOf(s));
     return st.ok() ? ACL_SUCCESS : openaclnn::FailStatus("aclrtMemsetAsync", st);
   }
@@ -348,7 +348,7 @@ aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t c
   if (e != ACL_SUCCESS) return e;
   openaclnn::EnqueueTask(s, [devPtr, value, count] {
     if (count > 0) std::memset(devPtr, value, count);
-    return openaclnn::Status::Ok();
+    return openaclnn::RtStatus::Ok();
   });
   return ACL_SUCCESS;
 }

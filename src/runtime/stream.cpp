@@ -39,11 +39,11 @@ void Stream::Enqueue(StreamTask task) {
   if (cuda_stream_ != nullptr) {
     // The task only queues GPU work; the mutex keeps tasks from several threads in order.
     std::lock_guard<std::mutex> lock(mutex_);
-    Status status;
+    RtStatus status;
     try {
       status = task();
     } catch (...) {
-      status = ErrorStatus(ACL_ERROR_RT_INTERNAL_ERROR, "a stream task threw an exception");
+      status = RtErrorStatus(ACL_ERROR_RT_INTERNAL_ERROR, "a stream task threw an exception");
     }
     if (!status.ok() && first_error_.ok()) first_error_ = std::move(status);
     return;
@@ -56,19 +56,19 @@ void Stream::Enqueue(StreamTask task) {
   work_ready_.notify_one();
 }
 
-Status Stream::Synchronize() {
+RtStatus Stream::Synchronize() {
   if (cuda_stream_ != nullptr) {
     std::lock_guard<std::mutex> lock(mutex_);
-    Status gpu = cuda::SynchronizeStream(cuda_stream_);
-    Status first = std::move(first_error_);
-    first_error_ = Status();
+    RtStatus gpu = cuda::SynchronizeStream(cuda_stream_);
+    RtStatus first = std::move(first_error_);
+    first_error_ = RtStatus();
     return first.ok() ? gpu : first;
   }
   SpinUntil([this] { return outstanding_.load(std::memory_order_acquire) == 0; });
   std::unique_lock<std::mutex> lock(mutex_);
   idle_.wait(lock, [this] { return queue_.empty() && !running_; });
-  Status first = std::move(first_error_);
-  first_error_ = Status();
+  RtStatus first = std::move(first_error_);
+  first_error_ = RtStatus();
   return first;
 }
 
@@ -87,11 +87,11 @@ void Stream::Drain() {
     queue_.pop_front();
     running_ = true;
     lock.unlock();
-    Status status;
+    RtStatus status;
     try {
       status = task();
     } catch (...) {
-      status = ErrorStatus(ACL_ERROR_RT_INTERNAL_ERROR, "a stream task threw an exception");
+      status = RtErrorStatus(ACL_ERROR_RT_INTERNAL_ERROR, "a stream task threw an exception");
     }
     task = nullptr;  // release captured state before reporting idle
     lock.lock();
@@ -145,20 +145,20 @@ aclError ResolveStream(aclrtStream handle, Stream** stream) {
 void EnqueueTask(Stream* stream, StreamTask task) { stream->Enqueue(std::move(task)); }
 void* CudaStreamOf(Stream* stream) { return stream->cuda_stream(); }
 
-Status CreateRegisteredStream(int32_t device, Stream** stream) {
+RtStatus CreateRegisteredStream(int32_t device, Stream** stream) {
   void* cuda_stream = nullptr;
   if (KindOfDevice(device) == DeviceKind::kCuda) {
-    OPENACLNN_RETURN_IF_ERROR(cuda::CreateStream(&cuda_stream));
+    OPENACLNN_RETURN_IF_RT_ERROR(cuda::CreateStream(&cuda_stream));
   }
   try {
     *stream = new Stream(device, cuda_stream);
   } catch (...) {
     if (cuda_stream != nullptr) (void)cuda::DestroyStream(cuda_stream);
-    return ErrorStatus(ACL_ERROR_RT_RESOURCE_ALLOC_FAIL, "could not start the stream's worker");
+    return RtErrorStatus(ACL_ERROR_RT_RESOURCE_ALLOC_FAIL, "could not start the stream's worker");
   }
   std::lock_guard<std::mutex> lock(RegistryMutex());
   LiveStreams().insert(*stream);
-  return Status::Ok();
+  return RtStatus::Ok();
 }
 
 void DestroyRegisteredStream(Stream* stream) {
@@ -170,7 +170,7 @@ void DestroyRegisteredStream(Stream* stream) {
 }
 
 aclError SynchronizeAndReport(Stream* stream) {
-  Status status = stream->Synchronize();
+  RtStatus status = stream->Synchronize();
   if (status.ok()) return ACL_SUCCESS;
   SetRecentError("a task on the stream failed: " + status.message());
   return status.code();
@@ -192,7 +192,7 @@ extern "C" aclError aclrtCreateStream(aclrtStream* stream) {
     return ACL_ERROR_RT_CONTEXT_NULL;
   }
   openaclnn::Stream* created = nullptr;
-  const openaclnn::Status status = openaclnn::CreateRegisteredStream(device, &created);
+  const openaclnn::RtStatus status = openaclnn::CreateRegisteredStream(device, &created);
   if (!status.ok()) {
     openaclnn::SetRecentError("aclrtCreateStream: " + status.message());
     return ACL_ERROR_RT_RESOURCE_ALLOC_FAIL;

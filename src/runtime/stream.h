@@ -4,14 +4,14 @@
 #include <functional>
 
 #include "acl/acl_base.h"
-#include "api/status.h"
+#include "runtime/rt_status.h"
 
 namespace openaclnn {
 
 class Stream;
 
 // A unit of work on a stream. A failure is kept and reported by the next synchronisation.
-using StreamTask = std::function<Status()>;
+using StreamTask = std::function<RtStatus()>;
 
 // Resolves a user handle; nullptr means the current device's default stream (the device is set
 // implicitly to 0 if the thread has none). Returns an aclError and sets the recent error.

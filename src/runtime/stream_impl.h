@@ -27,7 +27,7 @@ class Stream {
   void Enqueue(StreamTask task);
   // Waits until every queued task has run; returns (and forgets) the first failure since the
   // previous synchronisation.
-  Status Synchronize();
+  RtStatus Synchronize();
 
  private:
   void Drain();
@@ -41,13 +41,13 @@ class Stream {
   bool running_ = false;
   std::atomic<int64_t> outstanding_{0};  // queued or running tasks, readable without the mutex
   bool stopping_ = false;
-  Status first_error_;
+  RtStatus first_error_;
   std::thread worker_;  // CPU streams; started last, after the members it uses exist
 };
 
 bool IsLiveStream(Stream* stream);
 // A new stream on `device` (a CUDA stream on a GPU, which must be the thread's current device).
-Status CreateRegisteredStream(int32_t device, Stream** stream);
+RtStatus CreateRegisteredStream(int32_t device, Stream** stream);
 void DestroyRegisteredStream(Stream* stream);
 // Synchronises and turns a task failure into an aclError plus the recent error message.
 aclError SynchronizeAndReport(Stream* stream);

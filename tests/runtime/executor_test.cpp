@@ -8,8 +8,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "acl/error_codes/rt_error_codes.h"
 #include "api/tensor_desc.h"
 #include "runtime/meta.h"
+#include "util/device_tensor.h"
 #include "util/runtime_fixture.h"
 
 namespace openaclnn::test {
@@ -49,9 +51,21 @@ std::unique_ptr<Plan> MakeAddOne(const AddOneProblem& p, WorkspaceBooking* ws) {
   return std::make_unique<AddOnePlan>(p, scratch);
 }
 
+// A plan whose run fails, as a kernel fault would.
+class FailingPlan : public Plan {
+ public:
+  Status Run(const Bindings&, void*) const override {
+    return ErrorStatus(ACLNN_ERR_INNER, "the kernel refused for the test");
+  }
+};
+std::unique_ptr<Plan> MakeFailing(const AddOneProblem&, WorkspaceBooking*) {
+  return std::make_unique<FailingPlan>();
+}
+
 const Implementation<AddOneProblem> kImpls[] = {
     {"never", DeviceKind::kCpu, DeclinesEverything, MakeAddOne},
     {"reference", DeviceKind::kCpu, DeclinesNothing, MakeAddOne},
+    {"fails_at_run", DeviceKind::kCpu, DeclinesNothing, MakeFailing},  // only when forced
 };
 
 aclnnStatus AddOneGetWorkspaceSize(const aclTensor* x, aclTensor* y, uint64_t* ws,
@@ -277,6 +291,29 @@ TEST(WorkspaceBookingTest, AlignsEveryBooking) {
   EXPECT_EQ(booking.Book(0), 192u);
   EXPECT_EQ(booking.Book(64), 192u);
   EXPECT_EQ(booking.total(), 256u);
+}
+
+// An operator failing on the stream surfaces at aclrtSynchronizeStream as a runtime error (a
+// failed kernel, 507015), never as its aclnn status: the two code spaces do not mix.
+TEST_F(ExecutorTest, OperatorFailureSurfacesAsARuntimeErrorAtSynchronisation) {
+  DeviceTensor x({4}, ACL_FLOAT), y({4}, ACL_FLOAT);
+  x.Fill({1, 2, 3, 4});
+  setenv("OPENACLNN_FORCE_IMPL", "test_add_one=fails_at_run", 1);
+  uint64_t ws = 0;
+  aclOpExecutor* ex = nullptr;
+  const aclnnStatus phase1 = AddOneGetWorkspaceSize(x.get(), y.get(), &ws, &ex);
+  unsetenv("OPENACLNN_FORCE_IMPL");
+  ASSERT_EQ(phase1, ACLNN_SUCCESS) << RecentError();
+  aclrtStream stream = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+  EXPECT_EQ(AddOne(nullptr, 0, ex, stream), ACLNN_SUCCESS);  // queued: the failure comes later
+  EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_ERROR_RT_AICORE_EXCEPTION);
+  const std::string message = RecentError();
+  EXPECT_NE(message.find("aclnnTestAddOne failed on the stream"), std::string::npos) << message;
+  EXPECT_NE(message.find("the kernel refused for the test"), std::string::npos) << message;
+  EXPECT_NE(message.find("aclnn status 561000"), std::string::npos) << message;
+  EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);  // reported once
+  EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
 }
 
 }  // namespace

@@ -30,7 +30,7 @@ class Gate {
     std::shared_future<void> opened = open_.get_future().share();
     EnqueueTask(Resolve(s), [opened] {
       opened.wait();
-      return Status::Ok();
+      return RtStatus::Ok();
     });
   }
   ~Gate() { Open(); }
@@ -105,13 +105,13 @@ TEST_F(EventTest, StreamWaitEventOrdersWorkAcrossStreams) {
     Gate gate(producer);
     EnqueueTask(Resolve(producer), [&value, round] {
       value = round + 1;
-      return Status::Ok();
+      return RtStatus::Ok();
     });
     ASSERT_EQ(aclrtRecordEvent(ready, producer), ACL_SUCCESS);
     ASSERT_EQ(aclrtStreamWaitEvent(consumer, ready), ACL_SUCCESS);
     EnqueueTask(Resolve(consumer), [&value, &seen] {
       seen = value;
-      return Status::Ok();
+      return RtStatus::Ok();
     });
     // The consumer cannot pass the wait while the producer is held.
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
@@ -138,7 +138,7 @@ TEST_F(EventTest, ElapsedTimeMeasuresTheWorkBetweenTwoRecords) {
   ASSERT_EQ(aclrtRecordEvent(start, s), ACL_SUCCESS);
   EnqueueTask(Resolve(s), [] {
     std::this_thread::sleep_for(std::chrono::milliseconds(30));
-    return Status::Ok();
+    return RtStatus::Ok();
   });
   ASSERT_EQ(aclrtRecordEvent(end, s), ACL_SUCCESS);
   ASSERT_EQ(aclrtSynchronizeEvent(end), ACL_SUCCESS);
@@ -172,7 +172,7 @@ TEST_F(EventTest, DestroyingAnEventWithQueuedRecordsAndWaitsIsSafe) {
     ASSERT_EQ(aclrtStreamWaitEvent(consumer, e), ACL_SUCCESS);
     EnqueueTask(Resolve(consumer), [&consumer_ran] {
       consumer_ran = true;
-      return Status::Ok();
+      return RtStatus::Ok();
     });
     ASSERT_EQ(aclrtDestroyEvent(e), ACL_SUCCESS);
     EXPECT_EQ(aclrtRecordEvent(e, producer), ACL_ERROR_RT_PARAM_INVALID);

@@ -36,12 +36,12 @@ TEST_F(StreamTest, TasksRunInOrderOffTheCallingThread) {
     first_started = true;
     released.wait();  // blocks the stream, not the caller
     order.push_back(0);
-    return Status::Ok();
+    return RtStatus::Ok();
   });
   for (int i = 1; i <= 50; ++i) {
     EnqueueTask(Resolve(s), [&order, i] {
       order.push_back(i);
-      return Status::Ok();
+      return RtStatus::Ok();
     });
   }
   // We got here while the first task is still blocked: enqueueing is asynchronous.
@@ -89,7 +89,8 @@ TEST_F(StreamTest, SeveralStreamsRunAtOnce) {
     while (arrived.load() < 2 && std::chrono::steady_clock::now() < deadline) {
       std::this_thread::yield();
     }
-    return arrived.load() >= 2 ? Status::Ok() : ErrorStatus(507000, "the other stream never ran");
+    return arrived.load() >= 2 ? RtStatus::Ok()
+                               : RtErrorStatus(507000, "the other stream never ran");
   };
   EnqueueTask(Resolve(a), rendezvous);
   EnqueueTask(Resolve(b), rendezvous);
@@ -103,10 +104,10 @@ TEST_F(StreamTest, FailuresSurfaceAtSynchronisationOnce) {
   aclrtStream s = nullptr;
   ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
   std::atomic<int> ran{0};
-  EnqueueTask(Resolve(s), [] { return ErrorStatus(507015, "kernel fault for the test"); });
+  EnqueueTask(Resolve(s), [] { return RtErrorStatus(507015, "kernel fault for the test"); });
   EnqueueTask(Resolve(s), [&] {
     ++ran;  // later tasks still run, as on the device
-    return Status::Ok();
+    return RtStatus::Ok();
   });
   EXPECT_EQ(aclrtSynchronizeStream(s), 507015);
   EXPECT_NE(RecentError().find("kernel fault for the test"), std::string::npos);
@@ -143,7 +144,7 @@ TEST(StreamLifetimeTest, ResetDeviceDrainsTheDefaultStream) {
   EnqueueTask(stream, [&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
     done = true;
-    return Status::Ok();
+    return RtStatus::Ok();
   });
   ASSERT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
   EXPECT_TRUE(done.load());

@@ -18,9 +18,9 @@ namespace openaclnn::cuda {
 
 namespace {
 
-Status Fail(int code, const char* what, cudaError_t error) {
-  return ErrorStatus(code, "%s failed: %s (%s)", what, cudaGetErrorString(error),
-                     cudaGetErrorName(error));
+RtStatus Fail(int code, const char* what, cudaError_t error) {
+  return RtErrorStatus(code, "%s failed: %s (%s)", what, cudaGetErrorString(error),
+                       cudaGetErrorName(error));
 }
 
 struct Probe {
@@ -50,79 +50,82 @@ bool Built() { return true; }
 int DeviceCount() { return TheProbe().count; }
 const char* UnavailableReason() { return TheProbe().reason.c_str(); }
 
-Status SetDevice(int device) {
+RtStatus SetDevice(int device) {
   const cudaError_t e = cudaSetDevice(device);
-  return e == cudaSuccess ? Status::Ok() : Fail(ACL_ERROR_RT_INVALID_DEVICEID, "cudaSetDevice", e);
+  return e == cudaSuccess ? RtStatus::Ok()
+                          : Fail(ACL_ERROR_RT_INVALID_DEVICEID, "cudaSetDevice", e);
 }
 
-Status Malloc(void** ptr, size_t bytes) {
+RtStatus Malloc(void** ptr, size_t bytes) {
   const cudaError_t e = cudaMalloc(ptr, bytes);
-  if (e == cudaSuccess) return Status::Ok();
+  if (e == cudaSuccess) return RtStatus::Ok();
   (void)cudaGetLastError();
   *ptr = nullptr;
   return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "cudaMalloc", e);
 }
 
-Status Free(void* ptr) {
+RtStatus Free(void* ptr) {
   const cudaError_t e = cudaFree(ptr);
-  return e == cudaSuccess ? Status::Ok() : Fail(ACL_ERROR_RT_MEMORY_FREE, "cudaFree", e);
+  return e == cudaSuccess ? RtStatus::Ok() : Fail(ACL_ERROR_RT_MEMORY_FREE, "cudaFree", e);
 }
 
-Status MallocHost(void** ptr, size_t bytes) {
+RtStatus MallocHost(void** ptr, size_t bytes) {
   const cudaError_t e = cudaMallocHost(ptr, bytes);
-  if (e == cudaSuccess) return Status::Ok();
+  if (e == cudaSuccess) return RtStatus::Ok();
   (void)cudaGetLastError();
   *ptr = nullptr;
   return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION, "cudaMallocHost", e);
 }
 
-Status FreeHost(void* ptr) {
+RtStatus FreeHost(void* ptr) {
   const cudaError_t e = cudaFreeHost(ptr);
-  return e == cudaSuccess ? Status::Ok() : Fail(ACL_ERROR_RT_MEMORY_FREE, "cudaFreeHost", e);
+  return e == cudaSuccess ? RtStatus::Ok() : Fail(ACL_ERROR_RT_MEMORY_FREE, "cudaFreeHost", e);
 }
 
-Status Memcpy(void* dst, const void* src, size_t count) {
+RtStatus Memcpy(void* dst, const void* src, size_t count) {
   const cudaError_t e = cudaMemcpy(dst, src, count, cudaMemcpyDefault);
-  return e == cudaSuccess ? Status::Ok() : Fail(ACL_ERROR_RT_INTERNAL_ERROR, "cudaMemcpy", e);
+  return e == cudaSuccess ? RtStatus::Ok() : Fail(ACL_ERROR_RT_INTERNAL_ERROR, "cudaMemcpy", e);
 }
 
-Status MemcpyAsync(void* dst, const void* src, size_t count, void* stream) {
+RtStatus MemcpyAsync(void* dst, const void* src, size_t count, void* stream) {
   const cudaError_t e =
       cudaMemcpyAsync(dst, src, count, cudaMemcpyDefault, static_cast<cudaStream_t>(stream));
-  return e == cudaSuccess ? Status::Ok() : Fail(ACL_ERROR_RT_INTERNAL_ERROR, "cudaMemcpyAsync", e);
+  return e == cudaSuccess ? RtStatus::Ok()
+                          : Fail(ACL_ERROR_RT_INTERNAL_ERROR, "cudaMemcpyAsync", e);
 }
 
-Status Memset(void* ptr, int value, size_t count) {
+RtStatus Memset(void* ptr, int value, size_t count) {
   const cudaError_t e = cudaMemset(ptr, value, count);
-  return e == cudaSuccess ? Status::Ok() : Fail(ACL_ERROR_RT_INTERNAL_ERROR, "cudaMemset", e);
+  return e == cudaSuccess ? RtStatus::Ok() : Fail(ACL_ERROR_RT_INTERNAL_ERROR, "cudaMemset", e);
 }
 
-Status MemsetAsync(void* ptr, int value, size_t count, void* stream) {
+RtStatus MemsetAsync(void* ptr, int value, size_t count, void* stream) {
   const cudaError_t e = cudaMemsetAsync(ptr, value, count, static_cast<cudaStream_t>(stream));
-  return e == cudaSuccess ? Status::Ok() : Fail(ACL_ERROR_RT_INTERNAL_ERROR, "cudaMemsetAsync", e);
+  return e == cudaSuccess ? RtStatus::Ok()
+                          : Fail(ACL_ERROR_RT_INTERNAL_ERROR, "cudaMemsetAsync", e);
 }
 
-Status CreateStream(void** stream) {
+RtStatus CreateStream(void** stream) {
   cudaStream_t s = nullptr;
   const cudaError_t e = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
   if (e != cudaSuccess) return Fail(ACL_ERROR_RT_RESOURCE_ALLOC_FAIL, "cudaStreamCreate", e);
   *stream = s;
-  return Status::Ok();
+  return RtStatus::Ok();
 }
 
-Status DestroyStream(void* stream) {
+RtStatus DestroyStream(void* stream) {
   const cudaError_t e = cudaStreamDestroy(static_cast<cudaStream_t>(stream));
-  return e == cudaSuccess ? Status::Ok()
+  return e == cudaSuccess ? RtStatus::Ok()
                           : Fail(ACL_ERROR_RT_INTERNAL_ERROR, "cudaStreamDestroy", e);
 }
 
-Status SynchronizeStream(void* stream) {
+RtStatus SynchronizeStream(void* stream) {
   const cudaError_t e = cudaStreamSynchronize(static_cast<cudaStream_t>(stream));
-  return e == cudaSuccess ? Status::Ok()
+  return e == cudaSuccess ? RtStatus::Ok()
                           : Fail(ACL_ERROR_RT_INTERNAL_ERROR, "work on the CUDA stream", e);
 }
 
-Status GetGpuInfo(int device, GpuInfo* info) {
+RtStatus GetGpuInfo(int device, GpuInfo* info) {
   cudaDeviceProp prop{};
   const cudaError_t e = cudaGetDeviceProperties(&prop, device);
   if (e != cudaSuccess) return Fail(ACL_ERROR_RT_INVALID_DEVICEID, "cudaGetDeviceProperties", e);
@@ -131,12 +134,12 @@ Status GetGpuInfo(int device, GpuInfo* info) {
   info->max_threads_per_block = prop.maxThreadsPerBlock;
   info->l2_cache_bytes = prop.l2CacheSize;
   info->total_memory = prop.totalGlobalMem;
-  return Status::Ok();
+  return RtStatus::Ok();
 }
 
-Status MemGetInfo(size_t* free, size_t* total) {
+RtStatus MemGetInfo(size_t* free, size_t* total) {
   const cudaError_t e = cudaMemGetInfo(free, total);
-  return e == cudaSuccess ? Status::Ok() : Fail(ACL_ERROR_RT_INTERNAL_ERROR, "cudaMemGetInfo", e);
+  return e == cudaSuccess ? RtStatus::Ok() : Fail(ACL_ERROR_RT_INTERNAL_ERROR, "cudaMemGetInfo", e);
 }
 
 int DeviceOfPointer(const void* ptr) {
@@ -154,37 +157,37 @@ int DeviceOfPointer(const void* ptr) {
 #else  // no CUDA backend
 
 namespace {
-Status NotBuilt() {
-  return ErrorStatus(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "openaclnn was built without CUDA");
+RtStatus NotBuilt() {
+  return RtErrorStatus(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "openaclnn was built without CUDA");
 }
 }  // namespace
 
 bool Built() { return false; }
 int DeviceCount() { return 0; }
 const char* UnavailableReason() { return "openaclnn was built without the CUDA backend"; }
-Status SetDevice(int) { return NotBuilt(); }
-Status Malloc(void** ptr, size_t) {
+RtStatus SetDevice(int) { return NotBuilt(); }
+RtStatus Malloc(void** ptr, size_t) {
   *ptr = nullptr;
   return NotBuilt();
 }
-Status Free(void*) { return NotBuilt(); }
-Status MallocHost(void** ptr, size_t) {
+RtStatus Free(void*) { return NotBuilt(); }
+RtStatus MallocHost(void** ptr, size_t) {
   *ptr = nullptr;
   return NotBuilt();
 }
-Status FreeHost(void*) { return NotBuilt(); }
-Status Memcpy(void*, const void*, size_t) { return NotBuilt(); }
-Status MemcpyAsync(void*, const void*, size_t, void*) { return NotBuilt(); }
-Status Memset(void*, int, size_t) { return NotBuilt(); }
-Status MemsetAsync(void*, int, size_t, void*) { return NotBuilt(); }
-Status CreateStream(void** stream) {
+RtStatus FreeHost(void*) { return NotBuilt(); }
+RtStatus Memcpy(void*, const void*, size_t) { return NotBuilt(); }
+RtStatus MemcpyAsync(void*, const void*, size_t, void*) { return NotBuilt(); }
+RtStatus Memset(void*, int, size_t) { return NotBuilt(); }
+RtStatus MemsetAsync(void*, int, size_t, void*) { return NotBuilt(); }
+RtStatus CreateStream(void** stream) {
   *stream = nullptr;
   return NotBuilt();
 }
-Status DestroyStream(void*) { return NotBuilt(); }
-Status SynchronizeStream(void*) { return NotBuilt(); }
-Status GetGpuInfo(int, GpuInfo*) { return NotBuilt(); }
-Status MemGetInfo(size_t*, size_t*) { return NotBuilt(); }
+RtStatus DestroyStream(void*) { return NotBuilt(); }
+RtStatus SynchronizeStream(void*) { return NotBuilt(); }
+RtStatus GetGpuInfo(int, GpuInfo*) { return NotBuilt(); }
+RtStatus MemGetInfo(size_t*, size_t*) { return NotBuilt(); }
 int DeviceOfPointer(const void*) { return -1; }
 
 #endif

@@ -5,7 +5,7 @@
 
 #include <cstddef>
 
-#include "api/status.h"
+#include "runtime/rt_status.h"
 
 namespace openaclnn::cuda {
 
@@ -17,22 +17,22 @@ int DeviceCount();
 const char* UnavailableReason();
 
 // Makes GPU `device` current for the calling thread.
-Status SetDevice(int device);
-Status Malloc(void** ptr, size_t bytes);
-Status Free(void* ptr);
+RtStatus SetDevice(int device);
+RtStatus Malloc(void** ptr, size_t bytes);
+RtStatus Free(void* ptr);
 // Page-locked host memory.
-Status MallocHost(void** ptr, size_t bytes);
-Status FreeHost(void* ptr);
+RtStatus MallocHost(void** ptr, size_t bytes);
+RtStatus FreeHost(void* ptr);
 // Copies between any host and device addresses (unified addressing decides the direction).
-Status Memcpy(void* dst, const void* src, size_t count);
-Status MemcpyAsync(void* dst, const void* src, size_t count, void* stream);
-Status Memset(void* ptr, int value, size_t count);
-Status MemsetAsync(void* ptr, int value, size_t count, void* stream);
+RtStatus Memcpy(void* dst, const void* src, size_t count);
+RtStatus MemcpyAsync(void* dst, const void* src, size_t count, void* stream);
+RtStatus Memset(void* ptr, int value, size_t count);
+RtStatus MemsetAsync(void* ptr, int value, size_t count, void* stream);
 // A non-blocking stream on the calling thread's current GPU.
-Status CreateStream(void** stream);
-Status DestroyStream(void* stream);
+RtStatus CreateStream(void** stream);
+RtStatus DestroyStream(void* stream);
 // Waits for the stream; returns the first error its work raised.
-Status SynchronizeStream(void* stream);
+RtStatus SynchronizeStream(void* stream);
 // What aclrtGetDeviceInfo and aclrtGetMemInfo report of a GPU.
 struct GpuInfo {
   int multiprocessors = 0;
@@ -41,9 +41,9 @@ struct GpuInfo {
   int l2_cache_bytes = 0;
   size_t total_memory = 0;
 };
-Status GetGpuInfo(int device, GpuInfo* info);
+RtStatus GetGpuInfo(int device, GpuInfo* info);
 // Free and total memory of the calling thread's current GPU.
-Status MemGetInfo(size_t* free, size_t* total);
+RtStatus MemGetInfo(size_t* free, size_t* total);
 // The GPU whose memory holds `ptr` (device or managed memory), or -1 for host memory.
 int DeviceOfPointer(const void* ptr);
 
