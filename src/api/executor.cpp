@@ -11,6 +11,7 @@
 #include <mutex>
 #include <new>
 #include <set>
+#include <utility>
 
 #include "api/host_staged.h"
 #include "api/tensor_desc.h"
@@ -141,7 +142,7 @@ aclnnStatus ReportException(const char* api, std::exception_ptr error,
                             aclnnStatus out_of_memory_code = ACLNN_ERR_INNER) noexcept {
   bool out_of_memory = false;
   try {
-    std::rethrow_exception(error);
+    std::rethrow_exception(std::move(error));
   } catch (const std::bad_alloc&) {
     out_of_memory = true;
   } catch (...) {
@@ -174,7 +175,7 @@ Status CheckBindings(const aclOpExecutor& ex) {
 }  // namespace
 
 aclnnStatus ReportPhase1Exception(const char* op_name, std::exception_ptr error) noexcept {
-  return ReportException(op_name, error, ACLNN_ERR_INNER_CREATE_EXECUTOR);
+  return ReportException(op_name, std::move(error), ACLNN_ERR_INNER_CREATE_EXECUTOR);
 }
 
 size_t WorkspaceBooking::Book(size_t bytes) {
