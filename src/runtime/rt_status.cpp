@@ -1,19 +1,19 @@
 #include "runtime/rt_status.h"
 
 #include <cstdarg>
-#include <cstdio>
+#include <utility>
 
 #include "acl/error_codes/rt_error_codes.h"
+#include "api/format.h"
 
 namespace openaclnn {
 
 RtStatus RtErrorStatus(aclError code, const char* format, ...) {
-  char buffer[1024];
   va_list args;
   va_start(args, format);
-  std::vsnprintf(buffer, sizeof(buffer), format, args);
+  std::string message = FormatV(format, args);
   va_end(args);
-  return RtStatus(code, buffer);
+  return RtStatus(code, std::move(message));
 }
 
 RtStatus OperatorTaskFailed(const char* op_name, const Status& status) {
