@@ -5,7 +5,8 @@
 // two-phase call in the hooks, and reads the results back from device memory.
 //
 // Usage: adapter_program <installed include/aclnnop folder>
-// Built by ctest with g++ -lascendcl -ldl only; exits non-zero with a message on the first failure.
+// Built by ctest with g++ -lascendcl -ldl only (no rpath: run it in a shell prepared by the
+// install's set_env.sh); exits non-zero with a message on the first failure.
 
 #include <dirent.h>
 #include <dlfcn.h>
