@@ -190,6 +190,16 @@ Status Build(const Spec& s, int8_t cube_math_type, Problem* problem) {
     }
     batch[d] = ea == 1 ? eb : ea;
   }
+  // The inplace Baddbmm writes selfRef, whose batch is the product's: batch1 and batch2 may not
+  // broadcast there (CANN rejects it).
+  if (s.inplace && pr > 0 && s.a.dim(0) != s.b.dim(0)) {
+    return ErrorStatus(ACLNN_ERR_PARAM_INVALID,
+                       "%s shape %s and %s shape %s: %s needs equal batch dims (%lld vs %lld), "
+                       "got a broadcast",
+                       s.a.name, ShapeString(*s.a.tensor).c_str(), s.b.name,
+                       ShapeString(*s.b.tensor).c_str(), s.api, static_cast<long long>(s.a.dim(0)),
+                       static_cast<long long>(s.b.dim(0)));
+  }
   std::vector<int64_t> expected = batch;
   if (ra > 1) expected.push_back(m);
   if (rb > 1) expected.push_back(n);
@@ -255,7 +265,9 @@ Status Build(const Spec& s, int8_t cube_math_type, Problem* problem) {
   }
   p.cube_math_type = cube_math_type;
   p.promoted = PromoteFloatTypes(da, db);
-  p.rounding = MatmulRounding(cube_math_type, p.promoted);
+  // A dot product of two 1-D operands ignores cubeMathType (CANN's page says so).
+  p.rounding =
+      ra == 1 && rb == 1 ? InputRounding::kNone : MatmulRounding(cube_math_type, p.promoted);
   p.round_result_to_half = p.rounding == InputRounding::kHalf;
   p.out_may_overlap = !CertainlyDisjoint(p.c.desc);
   Normalise(&p);

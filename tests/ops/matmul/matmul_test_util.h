@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "acl/acl.h"
+#include "aclnn/opdev/op_errno.h"
 #include "aclnnop/aclnn_addmm.h"
 #include "aclnnop/aclnn_baddbmm.h"
 #include "aclnnop/aclnn_batch_matmul.h"
