@@ -160,8 +160,8 @@ TEST_F(MatmulTest, UnsupportedDtypesAndPromotion) {
   }
   {
     DeviceTensor s({2, 4}, ACL_FLOAT), a({2, 3}, ACL_FLOAT), b({3, 4}, ACL_FLOAT);
-    const int32_t c = 1;
-    Scalar one(1.0f), bad(&c, ACL_COMPLEX64);
+    const double c[2] = {1.0, 0.0};  // room for any scalar dtype
+    Scalar one(1.0f), bad(c, ACL_COMPLEX64);
     ExpectError(Addmm(s.get(), a.get(), b.get(), bad.get(), one.get(), out.get(), 0, stream_),
                 ACLNN_ERR_PARAM_INVALID, {"beta dtype"}, "complex beta");
   }
