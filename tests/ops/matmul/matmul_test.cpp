@@ -171,7 +171,7 @@ TEST_F(MatmulTest, MmAndBatchMatMul) {
 
 TEST_F(MatmulTest, AddmmBroadcastScalarsAndInplace) {
   std::mt19937 rng(9);
-  const std::vector<int64_t> self_shapes[] = {{5, 8}, {8}, {1, 8}, {5, 1}, {1, 1}, {1}};
+  const std::vector<int64_t> self_shapes[] = {{5, 8}, {8}, {1, 8}, {5, 1}, {1, 1}, {1}, {}};
   const float betas[] = {1.0f, 0.5f, 0.0f}, alphas[] = {1.0f, -2.0f};
   for (aclDataType dt : kDtypes) {
     for (const auto& sd : self_shapes) {
@@ -265,7 +265,7 @@ TEST_F(MatmulTest, AddmmEmptyReduceAndIgnoredSelf) {
 
 TEST_F(MatmulTest, BaddbmmAndInplace) {
   std::mt19937 rng(10);
-  const std::vector<int64_t> self_shapes[] = {{3, 4, 5}, {4, 5}, {5}, {3, 1, 5}, {1, 4, 1}};
+  const std::vector<int64_t> self_shapes[] = {{3, 4, 5}, {4, 5}, {5}, {3, 1, 5}, {1, 4, 1}, {}};
   for (aclDataType dt : kDtypes) {
     for (const auto& sd : self_shapes) {
       DeviceTensor self(sd, dt, RandomLayout(static_cast<int>(sd.size()), &rng));
