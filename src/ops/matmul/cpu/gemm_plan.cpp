@@ -19,7 +19,8 @@
 // their two matrix dims has unit stride (row-major, or column-major through the GEMM's transpose
 // flag, as a weight.t() view is); other layouts, dtypes and the cubeMathType roundings go through
 // packed workspace panels. C is written in place when it is a non-overlapping row-major FLOAT
-// view; otherwise tiles land in an fp32 panel and are rounded once into out.
+// view; otherwise a tile lands in its task's fp32 scratch tile and is rounded once into out (an
+// out whose elements alias gets a panel of all of C, stored serially at the end).
 
 namespace openaclnn::matmul {
 namespace {
@@ -120,11 +121,14 @@ class GemmPlan : public Plan {
                 DirectLayout(p.m, p.n, p.c.row_stride, p.c.col_stride, &c_trans, &ldc) && !c_trans;
     if (c_direct_) {
       ldc_ = ldc;
-    } else {
+    } else if (p.out_may_overlap) {
+      // The stores into an aliasing out wait until every tile is done: a panel of all of C.
       ldc_ = std::max<int64_t>(p.n, 1);
       c_panel_ =
           ws->Book(sizeof(float) * static_cast<size_t>(std::max<int64_t>(p.batch * p.m * p.n, 1)));
     }
+    // Otherwise each tile lands in its task's scratch tile (cache-resident) and is rounded into
+    // out right away.
     tiles_ = cpu::TileGrid(p.batch, p.m, p.n, BlockSize(p.m, kTileRows), BlockSize(p.n, kTileCols));
   }
 
@@ -143,8 +147,9 @@ class GemmPlan : public Plan {
                    ? srcs[w]
                    : WorkspaceBooking::At<unsigned char>(workspace, operand_[w].panel);
     }
-    s.c =
-        c_direct_ ? static_cast<float*>(s.c_dst) : WorkspaceBooking::At<float>(workspace, c_panel_);
+    s.c = c_direct_            ? static_cast<float*>(s.c_dst)
+          : p_.out_may_overlap ? WorkspaceBooking::At<float>(workspace, c_panel_)
+                               : nullptr;
 
     cpu::ParallelFor(static_cast<int64_t>(chunks_.size()), [&](int64_t i) { Pack(chunks_[i], s); });
     std::mutex error_mutex;
@@ -160,7 +165,7 @@ class GemmPlan : public Plan {
     if (!c_direct_ && p_.out_may_overlap) {
       // Stores into an overlapping view run serially in row-major order: the last write is
       // always the same one.
-      for (int64_t l = 0; l < p_.batch; ++l) Store(s, l, 0, p_.m, 0, p_.n);
+      for (int64_t l = 0; l < p_.batch; ++l) Store(s, l, 0, p_.m, 0, p_.n, OutMatrix(s, l), ldc_);
     }
     return Status::Ok();
   }
@@ -223,8 +228,19 @@ class GemmPlan : public Plan {
 
   Status RunTile(const cpu::TileGrid::Tile& t, const RunState& s) const {
     const int64_t rows = t.r1 - t.r0, cols = t.c1 - t.c0;
-    float* out = OutMatrix(s, t.layer) + t.r0 * ldc_ + t.c0;
-    if (p_.has_bias) FillBias(s, t, out);
+    // Where the GEMM writes the tile: out itself, the panel of an aliasing out, or this thread's
+    // scratch tile (reused by the thread's next tile; every element is written before it is read).
+    static thread_local std::vector<float> scratch;
+    float* out = nullptr;
+    int64_t ldc = ldc_;
+    if (c_direct_ || p_.out_may_overlap) {
+      out = OutMatrix(s, t.layer) + t.r0 * ldc + t.c0;
+    } else {
+      scratch.resize(static_cast<size_t>(rows * cols));
+      out = scratch.data();
+      ldc = cols;
+    }
+    if (p_.has_bias) FillBias(s, t, out, ldc);
     const GemmOperand& ga = operand_[0];
     const GemmOperand& gb = operand_[1];
     const unsigned char* a = static_cast<const unsigned char*>(OperandMatrix(0, s, t.layer));
@@ -236,20 +252,20 @@ class GemmPlan : public Plan {
           cpu::Bf16GemmRowMajor(ga.trans, gb.trans, rows, cols, p_.k,
                                 reinterpret_cast<const uint16_t*>(a) + t.r0 * ga.RowStep(), ga.ld,
                                 reinterpret_cast<const uint16_t*>(b) + t.c0 * gb.ColStep(), gb.ld,
-                                p_.has_bias, out, ldc_));
+                                p_.has_bias, out, ldc));
     } else {
       OPENACLNN_RETURN_IF_ERROR(
           cpu::SgemmRowMajor(ga.trans, gb.trans, rows, cols, p_.k, p_.alpha,
                              reinterpret_cast<const float*>(a) + t.r0 * ga.RowStep(), ga.ld,
                              reinterpret_cast<const float*>(b) + t.c0 * gb.ColStep(), gb.ld,
-                             p_.has_bias ? 1.0f : 0.0f, out, ldc_));
+                             p_.has_bias ? 1.0f : 0.0f, out, ldc));
     }
-    if (!c_direct_ && !p_.out_may_overlap) Store(s, t.layer, t.r0, t.r1, t.c0, t.c1);
+    if (!c_direct_ && !p_.out_may_overlap) Store(s, t.layer, t.r0, t.r1, t.c0, t.c1, out, ldc);
     return Status::Ok();
   }
 
   // out rows of the tile = beta * self (self rounded to FLOAT16 under USE_FP16), in fp32.
-  void FillBias(const RunState& s, const cpu::TileGrid::Tile& t, float* out) const {
+  void FillBias(const RunState& s, const cpu::TileGrid::Tile& t, float* out, int64_t ldc) const {
     const MatrixOperand& x = p_.bias;
     const int64_t cols = t.c1 - t.c0;
     const int64_t esize = static_cast<int64_t>(DTypeSize(x.desc.dtype));
@@ -262,21 +278,22 @@ class GemmPlan : public Plan {
       if (p_.rounding == InputRounding::kHalf) {
         cpu::RoundRow(target_, InputRounding::kHalf, row.data(), cols);
       }
-      float* dst = out + (r - t.r0) * ldc_;
+      float* dst = out + (r - t.r0) * ldc;
       for (int64_t j = 0; j < cols; ++j) dst[j] = p_.beta * row[j];
     }
   }
 
-  // Rounds panel rows [r0, r1) x [c0, c1) of batch l once into out.
-  void Store(const RunState& s, int64_t l, int64_t r0, int64_t r1, int64_t c0, int64_t c1) const {
+  // Rounds rows [r0, r1) x cols [c0, c1) of batch l once into out, from `src` (element (r0, c0),
+  // rows `ld` apart).
+  void Store(const RunState& s, int64_t l, int64_t r0, int64_t r1, int64_t c0, int64_t c1,
+             const float* src, int64_t ld) const {
     const MatrixOperand& x = p_.c;
     const int64_t esize = static_cast<int64_t>(DTypeSize(x.desc.dtype));
     const int64_t base = x.BatchOffset(p_.batch_rank, p_.batch_dims.data(), l);
-    const float* panel = OutMatrix(s, l);
     for (int64_t r = r0; r < r1; ++r) {
       void* dst = static_cast<unsigned char*>(s.c_dst) +
                   (base + r * x.row_stride + c0 * x.col_stride) * esize;
-      cpu::StoreRow(target_, panel + r * ldc_ + c0, c1 - c0, p_.round_result_to_half, dst,
+      cpu::StoreRow(target_, src + (r - r0) * ld, c1 - c0, p_.round_result_to_half, dst,
                     x.desc.dtype, x.col_stride);
     }
   }
