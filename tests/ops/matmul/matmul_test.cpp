@@ -111,14 +111,15 @@ TEST_F(MatmulTest, EmptyTensors) {
 }
 
 TEST_F(MatmulTest, TransposedFloatViewsNeedNoWorkspace) {
-  // weight.t() views (strides (1, rows)) and row-padded views are read in place: an all-FLOAT
-  // problem books no workspace at all.
+  // weight.t() views (strides (1, rows)) and row-padded views are read in place: FLOAT operands
+  // book no workspace at all, whatever out's dtype (16-bit tiles round from a per-thread tile).
   std::mt19937 rng(7);
-  for (int variant = 0; variant < 4; ++variant) {
+  for (int variant = 0; variant < 8; ++variant) {
     const TensorLayout la = variant & 1 ? Transposed(2) : TensorLayout::PaddedRows(1, 3);
     const TensorLayout lb = variant & 2 ? Transposed(2) : TensorLayout::Contiguous();
+    const aclDataType dout = variant & 4 ? ACL_BF16 : ACL_FLOAT;
     DeviceTensor a({33, 17}, ACL_FLOAT, la), b({17, 29}, ACL_FLOAT, lb);
-    DeviceTensor out({33, 29}, ACL_FLOAT, TensorLayout::PaddedRows(1, 5).WithNanCanary());
+    DeviceTensor out({33, 29}, dout, TensorLayout::PaddedRows(1, 5).WithNanCanary());
     a.FillUniform(&rng, -1.0f, 1.0f);
     b.FillUniform(&rng, -1.0f, 1.0f);
     CallResult r = CallApi(
