@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "api/byte_span.h"
 #include "api/dtype.h"
 #include "api/pointwise.h"
 #include "api/tensor_desc.h"
@@ -269,7 +270,16 @@ Status Build(const Spec& s, int8_t cube_math_type, Problem* problem) {
   p.rounding =
       ra == 1 && rb == 1 ? InputRounding::kNone : MatmulRounding(cube_math_type, p.promoted);
   p.round_result_to_half = p.rounding == InputRounding::kHalf;
-  p.out_may_overlap = !CertainlyDisjoint(p.c.desc);
+  p.defer_stores = !CertainlyDisjoint(p.c.desc);
+  // An input sharing bytes with out must be read whole before out is written; self as the very
+  // view of out (the inplace forms) is read tile by tile before the tile is written, which is safe.
+  for (const MatrixOperand* op : {&p.a, &p.b, &p.bias}) {
+    const aclTensor* t = op == &p.a ? s.a.tensor : op == &p.b ? s.b.tensor : s.bias.tensor;
+    if (op == &p.bias && !p.has_bias) continue;
+    const void* out_data = s.out.tensor->data;
+    if (op == &p.bias && t->data == out_data && SameView(op->desc, p.c.desc)) continue;
+    if (SpansOverlap(op->desc, t->data, p.c.desc, out_data)) p.defer_stores = true;
+  }
   Normalise(&p);
   return Status::Ok();
 }

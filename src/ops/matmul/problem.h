@@ -53,7 +53,9 @@ struct Problem {
   aclDataType promoted = ACL_FLOAT;  // promote(A, B), the compute dtype
   InputRounding rounding = InputRounding::kNone;
   bool round_result_to_half = false;  // cubeMathType 2: result rounded to FLOAT16, then cast
-  bool out_may_overlap = false;       // C's view may map two indices to one address
+  // Out is written only after every product is computed, in row-major order: C's view may map two
+  // indices to one address, or an input shares bytes with out (other than selfRef as out itself).
+  bool defer_stores = false;
 
   std::string Describe() const;
 };

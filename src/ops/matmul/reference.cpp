@@ -1,5 +1,7 @@
 #include "ops/matmul/reference.h"
 
+#include <vector>
+
 #include "api/dtype.h"
 
 namespace openaclnn::matmul {
@@ -19,10 +21,13 @@ class ReferencePlan : public Plan {
     void* c = p.c.desc.First(bindings.outputs[0]);
     const InputRounding bias_rounding =
         p.rounding == InputRounding::kHalf ? InputRounding::kHalf : InputRounding::kNone;
+    // Every result first, then the stores in row-major order: out may share bytes with an input or
+    // map two indices to one address.
+    std::vector<float> results(static_cast<size_t>(p.batch * p.m * p.n));
+    size_t next = 0;
     for (int64_t l = 0; l < p.batch; ++l) {
       const int64_t ao = p.a.BatchOffset(p.batch_rank, p.batch_dims.data(), l);
       const int64_t bo = p.b.BatchOffset(p.batch_rank, p.batch_dims.data(), l);
-      const int64_t co = p.c.BatchOffset(p.batch_rank, p.batch_dims.data(), l);
       const int64_t so = p.bias.BatchOffset(p.batch_rank, p.batch_dims.data(), l);
       for (int64_t i = 0; i < p.m; ++i) {
         for (int64_t j = 0; j < p.n; ++j) {
@@ -45,7 +50,17 @@ class ReferencePlan : public Plan {
           }
           float out = static_cast<float>(v);
           if (p.round_result_to_half) out = RoundThroughHalf(out);
-          StoreFromFloat(c, p.c.desc.dtype, co + i * p.c.row_stride + j * p.c.col_stride, out);
+          results[next++] = out;
+        }
+      }
+    }
+    next = 0;
+    for (int64_t l = 0; l < p.batch; ++l) {
+      const int64_t co = p.c.BatchOffset(p.batch_rank, p.batch_dims.data(), l);
+      for (int64_t i = 0; i < p.m; ++i) {
+        for (int64_t j = 0; j < p.n; ++j) {
+          StoreFromFloat(c, p.c.desc.dtype, co + i * p.c.row_stride + j * p.c.col_stride,
+                         results[next++]);
         }
       }
     }

@@ -409,3 +409,72 @@ TEST_F(MatmulTest, ScalarsOfOtherDtypes) {
 
 }  // namespace
 }  // namespace openaclnn::test::matmul
+
+namespace openaclnn::test::matmul {
+namespace {
+
+// Inputs that share memory with out (out = self, out = mat2, selfRef = mat1): every product is
+// computed from the inputs as they were before the call, for the GEMM plan and the reference.
+void CheckInputsSharingOut(aclrtStream stream) {
+  std::mt19937 rng(27);
+  for (aclDataType dt : {ACL_FLOAT, ACL_FLOAT16}) {
+    const std::string name = DTypeName(dt);
+    {
+      // Several tiles in each dim, so that tiles run while others still read.
+      DeviceTensor a({300, 300}, dt), b({300, 300}, dt, Transposed(2));
+      a.FillUniform(&rng, -1.0f, 1.0f);
+      b.FillUniform(&rng, -1.0f, 1.0f);
+      const std::vector<double> golden = MatmulGolden(Values(a), {300, 300}, Values(b), {300, 300});
+      const CallResult r = CallApi(
+          [&](uint64_t* ws, aclOpExecutor** ex) {
+            return aclnnMmGetWorkspaceSize(a.get(), b.get(), a.get(), 0, ws, ex);
+          },
+          aclnnMm, stream);
+      ASSERT_EQ(r.phase1, 0) << r.message;
+      ASSERT_EQ(r.phase2, 0) << r.message;
+      ExpectMatches(a, golden, "out = self " + name);
+    }
+    {
+      DeviceTensor self({40, 40}, dt), a({40, 40}, dt), b({40, 40}, dt);
+      self.FillUniform(&rng, -1.0f, 1.0f);
+      a.FillUniform(&rng, -1.0f, 1.0f);
+      b.FillUniform(&rng, -1.0f, 1.0f);
+      const std::vector<double> golden =
+          AddScaled(MatmulGolden(Values(a), {40, 40}, Values(b), {40, 40}), {40, 40}, Values(self),
+                    {40, 40}, 0.5, 2.0);
+      Scalar beta(0.5f), alpha(2.0f);
+      const CallResult r = AddmmCall(self, a, b, beta, alpha, b, 0, stream);
+      ASSERT_EQ(r.phase1, 0) << r.message;
+      ASSERT_EQ(r.phase2, 0) << r.message;
+      ExpectMatches(b, golden, "addmm out = mat2 " + name);
+    }
+    {
+      DeviceTensor self({40, 40}, dt), b({40, 40}, dt);
+      self.FillUniform(&rng, -1.0f, 1.0f);
+      b.FillUniform(&rng, -1.0f, 1.0f);
+      const std::vector<double> golden =
+          AddScaled(MatmulGolden(Values(self), {40, 40}, Values(b), {40, 40}), {40, 40},
+                    Values(self), {40, 40}, 1.0, 1.0);
+      Scalar one(1.0f);
+      const CallResult r = CallApi(
+          [&](uint64_t* ws, aclOpExecutor** ex) {
+            return aclnnInplaceAddmmGetWorkspaceSize(self.get(), self.get(), b.get(), one.get(),
+                                                     one.get(), 0, ws, ex);
+          },
+          aclnnInplaceAddmm, stream);
+      ASSERT_EQ(r.phase1, 0) << r.message;
+      ASSERT_EQ(r.phase2, 0) << r.message;
+      ExpectMatches(self, golden, "inplace addmm mat1 = selfRef " + name);
+    }
+  }
+}
+
+TEST_F(MatmulTest, InputsSharingOutMemory) {
+  CheckInputsSharingOut(stream_);
+  setenv("OPENACLNN_FORCE_IMPL", "matmul=reference", 1);
+  CheckInputsSharingOut(stream_);
+  unsetenv("OPENACLNN_FORCE_IMPL");
+}
+
+}  // namespace
+}  // namespace openaclnn::test::matmul

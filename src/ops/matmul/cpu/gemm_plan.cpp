@@ -117,11 +117,11 @@ class GemmPlan : public Plan {
     }
     int64_t ldc = 0;
     bool c_trans = false;
-    c_direct_ = p.c.desc.dtype == ACL_FLOAT && !p.round_result_to_half && !p.out_may_overlap &&
+    c_direct_ = p.c.desc.dtype == ACL_FLOAT && !p.round_result_to_half && !p.defer_stores &&
                 DirectLayout(p.m, p.n, p.c.row_stride, p.c.col_stride, &c_trans, &ldc) && !c_trans;
     if (c_direct_) {
       ldc_ = ldc;
-    } else if (p.out_may_overlap) {
+    } else if (p.defer_stores) {
       // The stores into an aliasing out wait until every tile is done: a panel of all of C.
       ldc_ = std::max<int64_t>(p.n, 1);
       c_panel_ =
@@ -148,7 +148,7 @@ class GemmPlan : public Plan {
                    : WorkspaceBooking::At<unsigned char>(workspace, operand_[w].panel);
     }
     s.c = c_direct_            ? static_cast<float*>(s.c_dst)
-          : p_.out_may_overlap ? WorkspaceBooking::At<float>(workspace, c_panel_)
+          : p_.defer_stores ? WorkspaceBooking::At<float>(workspace, c_panel_)
                                : nullptr;
 
     cpu::ParallelFor(static_cast<int64_t>(chunks_.size()), [&](int64_t i) { Pack(chunks_[i], s); });
@@ -162,7 +162,7 @@ class GemmPlan : public Plan {
       }
     });
     OPENACLNN_RETURN_IF_ERROR(first_error);
-    if (!c_direct_ && p_.out_may_overlap) {
+    if (!c_direct_ && p_.defer_stores) {
       // Stores into an overlapping view run serially in row-major order: the last write is
       // always the same one.
       for (int64_t l = 0; l < p_.batch; ++l) Store(s, l, 0, p_.m, 0, p_.n, OutMatrix(s, l), ldc_);
@@ -233,7 +233,7 @@ class GemmPlan : public Plan {
     static thread_local std::vector<float> scratch;
     float* out = nullptr;
     int64_t ldc = ldc_;
-    if (c_direct_ || p_.out_may_overlap) {
+    if (c_direct_ || p_.defer_stores) {
       out = OutMatrix(s, t.layer) + t.r0 * ldc + t.c0;
     } else {
       scratch.resize(static_cast<size_t>(rows * cols));
@@ -260,7 +260,7 @@ class GemmPlan : public Plan {
                              reinterpret_cast<const float*>(b) + t.c0 * gb.ColStep(), gb.ld,
                              p_.has_bias ? 1.0f : 0.0f, out, ldc));
     }
-    if (!c_direct_ && !p_.out_may_overlap) Store(s, t.layer, t.r0, t.r1, t.c0, t.c1, out, ldc);
+    if (!c_direct_ && !p_.defer_stores) Store(s, t.layer, t.r0, t.r1, t.c0, t.c1, out, ldc);
     return Status::Ok();
   }
 
