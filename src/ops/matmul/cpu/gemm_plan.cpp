@@ -228,6 +228,8 @@ class GemmPlan : public Plan {
     return static_cast<const unsigned char*>(s.x[w]) + offset * static_cast<int64_t>(esize);
   }
 
+  size_t esize() const { return bf16_ ? sizeof(uint16_t) : sizeof(float); }
+
   float* OutMatrix(const RunState& s, int64_t l) const {
     if (c_direct_) return s.c + p_.c.BatchOffset(p_.batch_rank, p_.batch_dims.data(), l);
     return s.c + l * p_.m * p_.n;
@@ -254,18 +256,30 @@ class GemmPlan : public Plan {
     const unsigned char* b = static_cast<const unsigned char*>(OperandMatrix(1, s, t.layer));
     // Numerics: the whole reduction is one GEMM call in fp32 (products of bfloat16 values are
     // exact in fp32); with self, C holds beta * self first and the GEMM adds alpha * A @ B.
+    const unsigned char* a_tile = a + t.r0 * ga.RowStep() * static_cast<int64_t>(esize());
+    const unsigned char* b_tile = b + t.c0 * gb.ColStep() * static_cast<int64_t>(esize());
+    // A single output row (decode-time products) is computed as its transpose,
+    // out^T = op(B)^T @ op(A)^T: oneDNN then runs its matrix-vector kernel (the row form read the
+    // weights at half the speed). out's row has unit stride in every case (see the constructor).
+    const bool row = rows == 1;
+    const bool trans_first = row ? !gb.trans : ga.trans;
+    const bool trans_second = row ? false : gb.trans;
+    const int64_t m1 = row ? cols : rows, n1 = row ? 1 : cols;
+    const unsigned char* first = row ? b_tile : a_tile;
+    const unsigned char* second = row ? a_tile : b_tile;
+    const int64_t ld_first = row ? gb.ld : ga.ld;
+    const int64_t ld_second = row ? ga.ColStep() : gb.ld;
+    const int64_t ld_out = row ? 1 : ldc;
     if (bf16_) {
-      OPENACLNN_RETURN_IF_ERROR(
-          cpu::Bf16GemmRowMajor(ga.trans, gb.trans, rows, cols, p_.k,
-                                reinterpret_cast<const uint16_t*>(a) + t.r0 * ga.RowStep(), ga.ld,
-                                reinterpret_cast<const uint16_t*>(b) + t.c0 * gb.ColStep(), gb.ld,
-                                p_.has_bias, out, ldc));
+      OPENACLNN_RETURN_IF_ERROR(cpu::Bf16GemmRowMajor(
+          trans_first, trans_second, m1, n1, p_.k, reinterpret_cast<const uint16_t*>(first),
+          ld_first, reinterpret_cast<const uint16_t*>(second), ld_second, p_.has_bias, out,
+          ld_out));
     } else {
-      OPENACLNN_RETURN_IF_ERROR(
-          cpu::SgemmRowMajor(ga.trans, gb.trans, rows, cols, p_.k, p_.alpha,
-                             reinterpret_cast<const float*>(a) + t.r0 * ga.RowStep(), ga.ld,
-                             reinterpret_cast<const float*>(b) + t.c0 * gb.ColStep(), gb.ld,
-                             p_.has_bias ? 1.0f : 0.0f, out, ldc));
+      OPENACLNN_RETURN_IF_ERROR(cpu::SgemmRowMajor(
+          trans_first, trans_second, m1, n1, p_.k, p_.alpha, reinterpret_cast<const float*>(first),
+          ld_first, reinterpret_cast<const float*>(second), ld_second, p_.has_bias ? 1.0f : 0.0f,
+          out, ld_out));
     }
     if (!c_direct_ && !p_.defer_stores) Store(s, t.layer, t.r0, t.r1, t.c0, t.c1, out, ldc);
     return Status::Ok();
