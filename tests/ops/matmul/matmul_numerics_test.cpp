@@ -478,3 +478,41 @@ TEST_F(MatmulTest, InputsSharingOutMemory) {
 
 }  // namespace
 }  // namespace openaclnn::test::matmul
+
+namespace openaclnn::test::matmul {
+namespace {
+
+TEST_F(MatmulTest, OneRowProductsEveryLayout) {
+  // M = 1 (a decode step) runs as the transposed product: every operand layout, several column
+  // tiles, with and without self.
+  std::mt19937 rng(28);
+  const TensorLayout a_layouts[] = {TensorLayout::Contiguous(), TensorLayout::Strided(3, 2),
+                                    Transposed(2)};
+  const TensorLayout b_layouts[] = {Transposed(2), TensorLayout::Contiguous(),
+                                    TensorLayout::PaddedRows(1, 7), TensorLayout::Scrambled(2)};
+  for (aclDataType dt : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    for (const TensorLayout& la : a_layouts) {
+      for (const TensorLayout& lb : b_layouts) {
+        for (float alpha : {1.0f, -0.5f}) {
+          DeviceTensor self({1100}, dt), a({1, 300}, dt, la), b({300, 1100}, dt, lb);
+          DeviceTensor out({1, 1100}, dt, TensorLayout::Offset(3).WithNanCanary());
+          self.FillUniform(&rng, -1.0f, 1.0f);
+          a.FillUniform(&rng, -1.0f, 1.0f);
+          b.FillUniform(&rng, -1.0f, 1.0f);
+          Scalar beta(0.25f), alpha_scalar(alpha);
+          const CallResult r = AddmmCall(self, a, b, beta, alpha_scalar, out, 0, stream_);
+          ASSERT_EQ(r.phase1, 0) << r.message;
+          ASSERT_EQ(r.phase2, 0) << r.message;
+          ExpectMatches(out,
+                        AddScaled(MatmulGolden(Values(a), {1, 300}, Values(b), {300, 1100}),
+                                  {1, 1100}, Values(self), {1100}, 0.25, alpha),
+                        std::string("one row ") + DTypeName(dt) + " " + la.name + " x " + lb.name +
+                            " alpha " + std::to_string(alpha));
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace openaclnn::test::matmul
