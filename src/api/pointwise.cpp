@@ -7,6 +7,7 @@
 #include <cstring>
 #include <vector>
 
+#include "api/byte_span.h"
 #include "api/dtype.h"
 #include "api/layout.h"
 #include "api/tensor_desc.h"
@@ -117,28 +118,6 @@ bool BroadcastShapes(const std::vector<int64_t>& a, const std::vector<int64_t>& 
 namespace {
 
 const char* TypeName(ElemType t) { return DTypeName(ToAclDataType(t)); }
-
-// The bytes a view spans, [begin, end), from its storage base; empty views span nothing.
-void ByteSpan(const TensorDesc& d, uintptr_t base, uintptr_t* begin, uintptr_t* end) {
-  int64_t lo = d.offset, hi = d.offset;
-  for (int i = 0; i < d.rank; ++i) {
-    const int64_t reach = (d.dims[i] - 1) * d.strides[i];
-    if (reach < 0) lo += reach;
-    if (reach > 0) hi += reach;
-  }
-  const int64_t size = static_cast<int64_t>(DTypeSize(d.dtype));
-  *begin = base + static_cast<uintptr_t>(lo * size);
-  *end = base + static_cast<uintptr_t>((hi + 1) * size);
-}
-
-bool SameView(const TensorDesc& a, const TensorDesc& b) {
-  if (a.dtype != b.dtype || a.rank != b.rank || a.offset != b.offset) return false;
-  for (int i = 0; i < a.rank; ++i) {
-    if (a.dims[i] != b.dims[i]) return false;
-    if (a.dims[i] > 1 && a.strides[i] != b.strides[i]) return false;
-  }
-  return true;
-}
 
 }  // namespace
 

@@ -55,14 +55,6 @@ Status CheckSameShape(const Named& out, const Named& in) {
                      ShapeString(*out.tensor).c_str(), in.name, ShapeString(*in.tensor).c_str());
 }
 
-InputRounding RoundingFor(int8_t cube_math_type, aclDataType promoted) {
-  if (cube_math_type == 2) return InputRounding::kHalf;
-  if ((cube_math_type == 1 || cube_math_type == 3) && promoted == ACL_FLOAT) {
-    return InputRounding::kHf32;
-  }
-  return InputRounding::kNone;
-}
-
 }  // namespace
 
 Status CheckAndDescribe(const aclTensor* self, const aclTensor* input, const aclTensor* weight,
@@ -152,7 +144,7 @@ Status CheckAndDescribe(const aclTensor* self, const aclTensor* input, const acl
   p.pad = pad;
   p.cube_math_type = cube_math_type;
   p.promoted = PromoteFloatTypes(PromoteFloatTypes(self->dtype, input->dtype), weight->dtype);
-  p.rounding = RoundingFor(cube_math_type, p.promoted);
+  p.rounding = cpu::RoundingFor(cube_math_type, p.promoted);
   p.round_result_to_half = cube_math_type == 2;
   p.deterministic = DeterministicMode() != 0;
   DescribeTensor(*self, &p.self);
@@ -181,17 +173,6 @@ std::string Problem::Describe() const {
       self.IsContiguous() && input.IsContiguous() && weight.IsContiguous() ? "" : " strided-inputs",
       deterministic ? " deterministic" : "");
   return buf;
-}
-
-float ApplyRounding(InputRounding rounding, float value) {
-  switch (rounding) {
-    case InputRounding::kHf32:
-      return RoundToHf32(value);
-    case InputRounding::kHalf:
-      return RoundThroughHalf(value);
-    default:
-      return value;
-  }
 }
 
 bool MayOverlap(const TensorDesc& desc) { return !CertainlyDisjoint(desc); }

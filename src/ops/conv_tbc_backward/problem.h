@@ -6,15 +6,14 @@
 
 #include "acl/acl_base.h"
 #include "api/tensor_desc.h"
+#include "kernels/cpu/gemm_rows.h"
 
 namespace openaclnn::conv_tbc {
 
-// How self, input and weight are rounded before the products (spec decision D7).
-enum class InputRounding {
-  kNone,  // cubeMathType 0, or 1/3 with a 16-bit promoted type
-  kHf32,  // cubeMathType 1 or 3 with promoted FLOAT: 11 mantissa bits (RoundToHf32)
-  kHalf,  // cubeMathType 2: every input rounded to FLOAT16
-};
+// How self, input and weight are rounded before the products (spec decision D7; shared with the
+// matmul family in kernels/cpu/gemm_rows.h).
+using InputRounding = cpu::InputRounding;
+using cpu::ApplyRounding;
 
 // The tensor parameters' slots in Bindings and PlanBuilder, in API parameter order.
 enum InputSlot : int { kSelf = 0, kInput = 1, kWeight = 2, kBias = 3 };
@@ -47,9 +46,6 @@ struct Problem {
 
   std::string Describe() const;
 };
-
-// Scalar element transform for InputRounding.
-float ApplyRounding(InputRounding rounding, float value);
 
 // Whether the view of an output can map two indices to one address (then stores run serially, in
 // a fixed order, so the last write is always the same one).

@@ -1,8 +1,6 @@
 // The fast path's row conversions on every Highway target this CPU runs: bitwise equal to the
 // scalar conversions of api/dtype.h, for every 16-bit pattern and for float patterns covering
 // the rounding boundaries, subnormals, overflow, infinities and NaNs; odd lengths test the tails.
-#include "ops/conv_tbc_backward/cpu/rows.h"
-
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -12,8 +10,9 @@
 
 #include "api/dtype.h"
 #include "backend/cpu/isa.h"
+#include "kernels/cpu/gemm_rows.h"
 
-namespace openaclnn::conv_tbc {
+namespace openaclnn::cpu {
 namespace {
 
 std::vector<float> FloatPatterns() {
@@ -103,4 +102,4 @@ INSTANTIATE_TEST_SUITE_P(Isa, RowsTest, ::testing::ValuesIn(cpu::AvailableIsas()
                          });
 
 }  // namespace
-}  // namespace openaclnn::conv_tbc
+}  // namespace openaclnn::cpu

@@ -9,9 +9,9 @@
 #include "backend/cpu/isa.h"
 #include "backend/cpu/thread_pool.h"
 #include "kernels/cpu/gemm.h"
+#include "kernels/cpu/gemm_rows.h"
 #include "kernels/cpu/tbc_matrix.h"
 #include "kernels/cpu/tiling.h"
-#include "ops/conv_tbc_backward/cpu/rows.h"
 
 // In TBC layout row r = t * B + b of a (T, B, C) tensor is a C-vector, and a time shift by s is a
 // row shift by s * B. With dY (T_out*B x Cout), X (T_in*B x Cin) and W[k] (Cin x Cout):
@@ -24,9 +24,13 @@
 namespace openaclnn::conv_tbc {
 namespace {
 
+using openaclnn::cpu::AccumulateRow;
 using openaclnn::cpu::BlockSize;
 using openaclnn::cpu::CeilDiv;
+using openaclnn::cpu::LoadRow;
+using openaclnn::cpu::RoundRow;
 using openaclnn::cpu::RowMatrixLd;
+using openaclnn::cpu::StoreRow;
 using openaclnn::cpu::TapMatrixLd;
 
 // Tile sizes: single-threaded oneDNN keeps 90-95 % of a core's peak from about 256 x 512 tiles

@@ -1,21 +1,21 @@
-// Row conversions of the fast ConvTBC path, compiled once per Highway target. Each vector kernel
+// Row conversions of the GEMM-based CPU plans, compiled once per Highway target. Each vector kernel
 // reproduces the scalar conversions of api/dtype.h bit for bit (tests/ops/conv_tbc_backward/
 // rows_test.cpp checks every 16-bit pattern and many float patterns on every target); the tails
 // use the scalar functions themselves.
-#include "ops/conv_tbc_backward/cpu/rows.h"
+#include "kernels/cpu/gemm_rows.h"
 
 #include <cstring>
 
 #include "api/dtype.h"
 
 #undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "ops/conv_tbc_backward/cpu/rows.cpp"
+#define HWY_TARGET_INCLUDE "kernels/cpu/gemm_rows.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 #include "kernels/cpu/convert-inl.h"
 
 HWY_BEFORE_NAMESPACE();
-namespace openaclnn::conv_tbc {
+namespace openaclnn::cpu {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
@@ -108,18 +108,37 @@ void StoreRowImpl(const float* src, int64_t n, bool via_half, int out, void* dst
 }
 
 }  // namespace HWY_NAMESPACE
-}  // namespace openaclnn::conv_tbc
+}  // namespace openaclnn::cpu
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-namespace openaclnn::conv_tbc {
+namespace openaclnn::cpu {
 
 HWY_EXPORT(LoadRow16);
 HWY_EXPORT(RoundRowImpl);
 HWY_EXPORT(AccumulateRowImpl);
 HWY_EXPORT(StoreRowImpl);
 
-void LoadRow(const cpu::KernelTarget& target, const void* src, aclDataType dtype, int64_t stride,
+InputRounding RoundingFor(int8_t cube_math_type, aclDataType promoted) {
+  if (cube_math_type == 2) return InputRounding::kHalf;
+  if ((cube_math_type == 1 || cube_math_type == 3) && promoted == ACL_FLOAT) {
+    return InputRounding::kHf32;
+  }
+  return InputRounding::kNone;
+}
+
+float ApplyRounding(InputRounding rounding, float value) {
+  switch (rounding) {
+    case InputRounding::kHf32:
+      return RoundToHf32(value);
+    case InputRounding::kHalf:
+      return RoundThroughHalf(value);
+    default:
+      return value;
+  }
+}
+
+void LoadRow(const KernelTarget& target, const void* src, aclDataType dtype, int64_t stride,
              int64_t n, float* dst) {
   if (stride == 1) {
     if (dtype == ACL_FLOAT) {
@@ -133,17 +152,17 @@ void LoadRow(const cpu::KernelTarget& target, const void* src, aclDataType dtype
   for (int64_t i = 0; i < n; ++i) dst[i] = LoadAsFloat(src, dtype, i * stride);
 }
 
-void RoundRow(const cpu::KernelTarget& target, InputRounding rounding, float* row, int64_t n) {
+void RoundRow(const KernelTarget& target, InputRounding rounding, float* row, int64_t n) {
   if (rounding == InputRounding::kNone) return;
   OPENACLNN_DISPATCH(RoundRowImpl, target)(rounding == InputRounding::kHf32 ? 1 : 2, row, n);
 }
 
-void AccumulateRow(const cpu::KernelTarget& target, const float* row, int64_t n, float* sum) {
+void AccumulateRow(const KernelTarget& target, const float* row, int64_t n, float* sum) {
   OPENACLNN_DISPATCH(AccumulateRowImpl, target)(row, n, sum);
 }
 
-void StoreRow(const cpu::KernelTarget& target, const float* src, int64_t n, bool via_half,
-              void* dst, aclDataType dtype, int64_t stride) {
+void StoreRow(const KernelTarget& target, const float* src, int64_t n, bool via_half, void* dst,
+              aclDataType dtype, int64_t stride) {
   if (stride == 1) {
     if (dtype == ACL_FLOAT && !via_half) {
       std::memcpy(dst, src, sizeof(float) * n);
@@ -162,5 +181,5 @@ void StoreRow(const cpu::KernelTarget& target, const float* src, int64_t n, bool
   }
 }
 
-}  // namespace openaclnn::conv_tbc
+}  // namespace openaclnn::cpu
 #endif  // HWY_ONCE

@@ -1,0 +1,221 @@
+// The matmul family on the products of a transformer block (hidden 1024, 16 heads of 64, MLP
+// 4096, 2048 tokens; and one decode step), FLOAT and BFLOAT16: each projection as a torch Linear
+// calls it (aclnnAddmm or aclnnMatmul with weight.t() passed as a view, no copy), the attention
+// products through aclnnBatchMatMul. For each: the median time of phase 2 plus synchronisation,
+// GFLOP/s (2 M N K per product), the fraction of the same-run fp32 FMA peak of the pool's threads
+// (bench_common.h; BFLOAT16 products run at up to twice that on CPUs with native BF16 dot
+// products), and, with --torch_results=FILE (written by bench/bench_matmul.py), PyTorch's time
+// for the same call on the same shapes and threads.
+//
+//   bench_matmul [--quick] [--shape=INDEX] [--torch_results=FILE]
+// The last line sums the table up for scripts: "matmul: median ...".
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "aclnnop/aclnn_addmm.h"
+#include "aclnnop/aclnn_batch_matmul.h"
+#include "aclnnop/aclnn_matmul.h"
+#include "api/dtype.h"
+#include "backend/cpu/isa.h"
+#include "backend/cpu/thread_pool.h"
+#include "bench_common.h"
+#include "kernels/cpu/gemm.h"
+#include "stream_floor.h"
+
+namespace {
+
+enum class Kind {
+  kLinearBias,  // aclnnAddmm(bias, x, weight.t()): x [M, K], weight [N, K], bias [N]
+  kLinear,      // aclnnMatmul(x, weight.t())
+  kBatch,       // aclnnBatchMatMul(a [B, M, K], b [B, K, N]), b stored as given by `b_transposed`
+};
+
+struct Shape {
+  const char* label;
+  Kind kind;
+  int64_t batch, m, n, k;
+  bool b_transposed;  // kBatch: b is a transposed view of [B, N, K] (q @ k^T)
+};
+// The Python script has the same list; --quick runs the first one.
+const Shape kShapes[] = {
+    {"QKV projection", Kind::kLinearBias, 1, 2048, 3072, 1024, true},
+    {"attention output", Kind::kLinearBias, 1, 2048, 1024, 1024, true},
+    {"MLP up", Kind::kLinearBias, 1, 2048, 4096, 1024, true},
+    {"MLP down", Kind::kLinearBias, 1, 2048, 1024, 4096, true},
+    {"scores q @ k^T", Kind::kBatch, 16, 512, 512, 64, true},
+    {"probs @ v", Kind::kBatch, 16, 512, 64, 512, false},
+    {"decode MLP up", Kind::kLinear, 1, 1, 4096, 1024, true},
+    {"LM head", Kind::kLinear, 1, 256, 32000, 1024, true},
+};
+
+void* Alloc(size_t bytes) {
+  void* p = nullptr;
+  aclrtMalloc(&p, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+  return p;
+}
+
+aclTensor* View(const std::vector<int64_t>& dims, const std::vector<int64_t>& strides,
+                aclDataType dt, void* data, int64_t elements) {
+  return aclCreateTensor(dims.data(), dims.size(), dt, strides.data(), 0, ACL_FORMAT_ND, &elements,
+                         1, data);
+}
+
+void FillRandom(void* data, aclDataType dt, int64_t n, std::mt19937* rng) {
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  for (int64_t i = 0; i < n; ++i) openaclnn::StoreFromFloat(data, dt, i, u(*rng));
+}
+
+// Median seconds of phase 2 + synchronisation, or -1 when phase 1 fails.
+double Measure(const Shape& s, aclDataType dt, aclrtStream stream, int min_calls, double seconds) {
+  std::mt19937 rng(1);
+  const int64_t a_n = s.batch * s.m * s.k, b_n = s.batch * s.k * s.n, c_n = s.batch * s.m * s.n;
+  const size_t esize = openaclnn::DTypeSize(dt);
+  void* a = Alloc(a_n * esize);
+  void* b = Alloc(b_n * esize);
+  void* c = Alloc(c_n * esize);
+  void* bias = Alloc(s.n * esize);
+  FillRandom(a, dt, a_n, &rng);
+  FillRandom(b, dt, b_n, &rng);
+  FillRandom(bias, dt, s.n, &rng);
+  aclTensor *ta = nullptr, *tb = nullptr, *tc = nullptr, *tbias = nullptr;
+  aclScalar* one = nullptr;
+  float one_value = 1.0f;
+  aclOpExecutor* ex = nullptr;
+  uint64_t ws = 0;
+  aclnnStatus st = 0;
+  aclnnStatus (*phase2)(void*, uint64_t, aclOpExecutor*, aclrtStream) = nullptr;
+  if (s.kind == Kind::kBatch) {
+    ta = View({s.batch, s.m, s.k}, {s.m * s.k, s.k, 1}, dt, a, a_n);
+    // b as [B, K, N]: stored [B, N, K] (k^T) or [B, K, N].
+    tb = s.b_transposed ? View({s.batch, s.k, s.n}, {s.n * s.k, 1, s.k}, dt, b, b_n)
+                        : View({s.batch, s.k, s.n}, {s.k * s.n, s.n, 1}, dt, b, b_n);
+    tc = View({s.batch, s.m, s.n}, {s.m * s.n, s.n, 1}, dt, c, c_n);
+    st = aclnnBatchMatMulGetWorkspaceSize(ta, tb, tc, 0, &ws, &ex);
+    phase2 = aclnnBatchMatMul;
+  } else {
+    ta = View({s.m, s.k}, {s.k, 1}, dt, a, a_n);
+    tb = View({s.k, s.n}, {1, s.k}, dt, b, b_n);  // weight [N, K] seen as weight.t()
+    tc = View({s.m, s.n}, {s.n, 1}, dt, c, c_n);
+    if (s.kind == Kind::kLinearBias) {
+      tbias = View({s.n}, {1}, dt, bias, s.n);
+      one = aclCreateScalar(&one_value, ACL_FLOAT);
+      st = aclnnAddmmGetWorkspaceSize(tbias, ta, tb, one, one, tc, 0, &ws, &ex);
+      phase2 = aclnnAddmm;
+    } else {
+      st = aclnnMatmulGetWorkspaceSize(ta, tb, tc, 0, &ws, &ex);
+      phase2 = aclnnMatmul;
+    }
+  }
+  double median = -1;
+  if (st == 0 && aclSetAclOpExecutorRepeatable(ex) == 0) {
+    void* workspace = ws > 0 ? Alloc(ws) : nullptr;
+    std::vector<double> times;
+    for (int i = 0; i < 2; ++i) {
+      phase2(workspace, ws, ex, stream);
+      aclrtSynchronizeStream(stream);
+    }
+    const auto start = std::chrono::steady_clock::now();
+    auto elapsed = [&] {
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
+    while (static_cast<int>(times.size()) < min_calls || elapsed() < seconds) {
+      const auto t0 = std::chrono::steady_clock::now();
+      phase2(workspace, ws, ex, stream);
+      aclrtSynchronizeStream(stream);
+      times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    median = openaclnn::bench::Median(times);
+    if (workspace != nullptr) aclrtFree(workspace);
+    aclDestroyAclOpExecutor(ex);
+  } else {
+    std::fprintf(stderr, "%s: %s\n", s.label, aclGetRecentErrMsg());
+  }
+  for (aclTensor* t : {ta, tb, tc, tbias}) {
+    if (t != nullptr) aclDestroyTensor(t);
+  }
+  if (one != nullptr) aclDestroyScalar(one);
+  for (void* p : {a, b, c, bias}) aclrtFree(p);
+  return median;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  openaclnn::bench::TableBenchArgs args;
+  if (!openaclnn::bench::ParseTableBenchArgs(argc, argv, &args)) return 2;
+  aclInit(nullptr);
+  aclrtSetDevice(0);
+  aclrtStream stream = nullptr;
+  aclrtCreateStream(&stream);
+  std::vector<int> shapes;
+  if (args.only_shape >= 0 && args.only_shape < static_cast<int>(std::size(kShapes))) {
+    shapes.push_back(args.only_shape);
+  } else if (args.quick) {
+    shapes.push_back(0);
+  } else {
+    for (int i = 0; i < static_cast<int>(std::size(kShapes)); ++i) shapes.push_back(i);
+  }
+  const int min_calls = args.quick ? 5 : 21;
+  const double seconds = args.quick ? 0.3 : 1.5;
+  std::string torch_version;
+  const std::map<std::string, double> torch =
+      openaclnn::bench::ReadTorchResults(args.torch_path, &torch_version);
+  const int threads = openaclnn::cpu::NumThreads();
+  const double peak = openaclnn::bench::MeasureFmaPeak(threads);
+
+  std::printf(
+      "openaclnn matmul family, %d threads, ISA %s, %s; fp32 FMA peak %.0f GFLOP/s; "
+      "PyTorch: %s\n\n",
+      threads, openaclnn::cpu::ActiveIsa().c_str(), openaclnn::cpu::GemmProviderName(), peak,
+      torch.empty() ? "not measured (pass --torch_results)" : torch_version.c_str());
+  std::printf(
+      "| shape | batch x M x N x K | dtype | openaclnn ms | GFLOP/s | of fp32 peak | PyTorch ms | "
+      "PyTorch / ours |\n");
+  std::printf("|---|---|---|---:|---:|---:|---:|---:|\n");
+  std::vector<double> fractions;
+  double log_torch = 0;
+  int count_torch = 0;
+  for (int si : shapes) {
+    const Shape& s = kShapes[si];
+    for (aclDataType dt : {ACL_FLOAT, ACL_BF16}) {
+      const double sec = Measure(s, dt, stream, min_calls, seconds);
+      if (sec <= 0) continue;
+      const double gflops = 2.0 * s.batch * s.m * s.n * s.k / sec / 1e9;
+      fractions.push_back(gflops / peak);
+      const char* dname = dt == ACL_BF16 ? "bf16" : "f32";
+      char torch_cell[64] = "-", torch_ratio[64] = "-";
+      const auto th = torch.find(std::to_string(si) + "/" + dname);
+      if (th != torch.end()) {
+        std::snprintf(torch_cell, sizeof(torch_cell), "%.3f", th->second * 1e3);
+        std::snprintf(torch_ratio, sizeof(torch_ratio), "%.2f", th->second / sec);
+        log_torch += std::log(th->second / sec);
+        ++count_torch;
+      }
+      std::printf("| %s | %lld x %lld x %lld x %lld | %s | %.3f | %.1f | %.0f %% | %s | %s |\n",
+                  s.label, static_cast<long long>(s.batch), static_cast<long long>(s.m),
+                  static_cast<long long>(s.n), static_cast<long long>(s.k),
+                  dt == ACL_BF16 ? "BF16" : "FLOAT", sec * 1e3, gflops, 100.0 * gflops / peak,
+                  torch_cell, torch_ratio);
+      std::fflush(stdout);
+    }
+  }
+  if (!fractions.empty()) {
+    std::printf("\nmatmul: median %.0f %% of the fp32 FMA peak",
+                100 * openaclnn::bench::Median(fractions));
+    if (count_torch > 0) {
+      std::printf(", geometric mean %.2fx PyTorch", std::exp(log_torch / count_torch));
+    }
+    std::printf("\n");
+  }
+  aclrtDestroyStream(stream);
+  aclrtResetDevice(0);
+  aclFinalize();
+  return 0;
+}

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""PyTorch's matrix products on the shapes of bench_matmul.cpp: torch.addmm(bias, x, weight.t())
+for the projections with a bias, torch.matmul(x, weight.t()) for those without, torch.bmm for the
+attention products (q @ k.transpose(1, 2) and probs @ v).
+
+Prints one line per shape and dtype: "<shape index> <f32|bf16> <median seconds>", after a first
+line "#torch <version> <cpu capability> <threads> threads". Feed the output to the C++ benchmark:
+
+    python3 bench/bench_matmul.py > /tmp/torch_matmul.txt
+    build/release/bench/bench_matmul --torch_results=/tmp/torch_matmul.txt
+
+Each time is the median of single calls (at least 21 and 1.5 s; --quick: 5 and 0.3 s) after two
+warm-up calls. Pass --threads to match the C++ run's threads.
+"""
+import argparse
+import statistics
+import sys
+import time
+
+try:
+    import torch
+except ImportError:
+    sys.exit("bench_matmul.py needs PyTorch (pip install torch); nothing measured")
+
+# (kind, batch, m, n, k, b_transposed), in the order of kShapes in bench_matmul.cpp.
+SHAPES = [
+    ("linear_bias", 1, 2048, 3072, 1024, True),
+    ("linear_bias", 1, 2048, 1024, 1024, True),
+    ("linear_bias", 1, 2048, 4096, 1024, True),
+    ("linear_bias", 1, 2048, 1024, 4096, True),
+    ("batch", 16, 512, 512, 64, True),
+    ("batch", 16, 512, 64, 512, False),
+    ("linear", 1, 1, 4096, 1024, True),
+    ("linear", 1, 256, 32000, 1024, True),
+]
+QUICK = [0]
+
+
+def timed(call, min_calls, seconds):
+    for _ in range(2):
+        call()
+    times = []
+    start = time.perf_counter()
+    while len(times) < min_calls or time.perf_counter() - start < seconds:
+        t0 = time.perf_counter()
+        call()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def measure(kind, batch, m, n, k, b_transposed, dtype, min_calls, seconds):
+    gen = torch.Generator().manual_seed(1)
+
+    def rand(*shape):
+        return (torch.rand(shape, generator=gen) * 2 - 1).to(dtype)
+
+    with torch.no_grad():
+        if kind == "batch":
+            a = rand(batch, m, k)
+            b = rand(batch, n, k).transpose(1, 2) if b_transposed else rand(batch, k, n)
+            return timed(lambda: torch.bmm(a, b), min_calls, seconds)
+        x = rand(m, k)
+        weight = rand(n, k)
+        if kind == "linear_bias":
+            bias = rand(n)
+            return timed(lambda: torch.addmm(bias, x, weight.t()), min_calls, seconds)
+        return timed(lambda: torch.matmul(x, weight.t()), min_calls, seconds)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--threads", type=int, default=0, help="0: PyTorch's default")
+    args = parser.parse_args()
+    if args.threads > 0:
+        torch.set_num_threads(args.threads)
+    print(f"#torch {torch.__version__} {torch.backends.cpu.get_cpu_capability()} "
+          f"{torch.get_num_threads()} threads", flush=True)
+    indices = QUICK if args.quick else range(len(SHAPES))
+    min_calls, seconds = (5, 0.3) if args.quick else (21, 1.5)
+    for i in indices:
+        for name, dtype in (("f32", torch.float32), ("bf16", torch.bfloat16)):
+            sec = measure(*SHAPES[i], dtype, min_calls, seconds)
+            print(f"{i} {name} {sec:.6e}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,23 @@
+// aclnnBatchMatMul: out[b] = self[b] @ mat2[b] for 3-D operands (CANN's header of the same name).
+#ifndef OPENACLNN_ACLNNOP_ACLNN_BATCH_MATMUL_H_
+#define OPENACLNN_ACLNNOP_ACLNN_BATCH_MATMUL_H_
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACLNN_API aclnnStatus aclnnBatchMatMulGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2,
+                                                       aclTensor* out, int8_t cubeMathType,
+                                                       uint64_t* workspaceSize,
+                                                       aclOpExecutor** executor);
+
+ACLNN_API aclnnStatus aclnnBatchMatMul(void* workspace, uint64_t workspaceSize,
+                                       aclOpExecutor* executor, aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // OPENACLNN_ACLNNOP_ACLNN_BATCH_MATMUL_H_

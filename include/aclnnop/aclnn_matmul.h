@@ -1,0 +1,24 @@
+// aclnnMatmul: out = self @ mat2 for 1-D to 6-D operands with broadcast batch dims (CANN's header
+// of the same name).
+#ifndef OPENACLNN_ACLNNOP_ACLNN_MATMUL_H_
+#define OPENACLNN_ACLNNOP_ACLNN_MATMUL_H_
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACLNN_API aclnnStatus aclnnMatmulGetWorkspaceSize(const aclTensor* self, const aclTensor* mat2,
+                                                  aclTensor* out, int8_t cubeMathType,
+                                                  uint64_t* workspaceSize,
+                                                  aclOpExecutor** executor);
+
+ACLNN_API aclnnStatus aclnnMatmul(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
+                                  aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // OPENACLNN_ACLNNOP_ACLNN_MATMUL_H_

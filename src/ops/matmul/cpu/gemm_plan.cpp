@@ -1,0 +1,341 @@
+#include "ops/matmul/cpu/gemm_plan.h"
+
+#include <algorithm>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+#include "api/dtype.h"
+#include "backend/cpu/isa.h"
+#include "backend/cpu/thread_pool.h"
+#include "kernels/cpu/gemm.h"
+#include "kernels/cpu/gemm_rows.h"
+#include "kernels/cpu/tiling.h"
+
+// C[b] = alpha * A[b] @ B[b] (+ beta * Bias[b]). The output of every batch is cut into fixed
+// tiles (sizes from the problem alone); a tile is one task and one single-threaded GEMM call over
+// the whole reduce dim, so no sum is split across tasks and the result does not depend on the
+// thread count. A and B are read in place when their elements are the GEMM's dtype and one of
+// their two matrix dims has unit stride (row-major, or column-major through the GEMM's transpose
+// flag, as a weight.t() view is); other layouts, dtypes and the cubeMathType roundings go through
+// packed workspace panels. C is written in place when it is a non-overlapping row-major FLOAT
+// view; otherwise a tile lands in its task's fp32 scratch tile and is rounded once into out (an
+// out whose elements alias gets a panel of all of C, stored serially at the end).
+
+namespace openaclnn::matmul {
+namespace {
+
+using cpu::BlockSize;
+using cpu::CeilDiv;
+
+// Single-threaded oneDNN keeps 90-95 % of a core's peak from about 256 x 512 tiles (measured for
+// ConvTbcBackward), and tiles this size give enough tasks to balance a few dozen threads.
+constexpr int64_t kTileRows = 256;
+constexpr int64_t kTileCols = 512;
+// The bfloat16 GEMM's per-call costs (its operands are re-laid out for the BF16 units) weigh more
+// than sgemm's: 512 x 512 tiles cut the BF16 times of bench_matmul's transformer shapes by a third
+// against 256 x 512 on the 2-core machine (QKV 25 -> 16 ms, MLP down 37 -> 25 ms).
+constexpr int64_t kBf16TileRows = 512;
+constexpr int64_t kBf16TileCols = 512;
+// Packing tasks: about this many elements each.
+constexpr int64_t kChunkElements = int64_t{1} << 16;
+
+// How the GEMM sees one of A and B: the user's tensor or a packed panel, row-major or transposed.
+struct GemmOperand {
+  bool direct = false;
+  bool trans = false;  // the stored matrix is op(X)^T, row-major (X column-major)
+  int64_t ld = 1;      // row stride of the stored matrix
+  size_t panel = 0;    // workspace offset when packed
+  int64_t panel_rows = 0, panel_cols = 0;  // stored matrix when packed
+  int64_t own_batches = 0;                 // matrices in the panel
+  // Element steps of one matrix row / column of X in the stored matrix.
+  int64_t RowStep() const { return trans ? 1 : ld; }
+  int64_t ColStep() const { return trans ? ld : 1; }
+};
+
+// Whether a rows x cols matrix with these strides is one the GEMM reads as it is; sets trans and
+// ld. Single rows and columns take any stride (it is never used).
+bool DirectLayout(int64_t rows, int64_t cols, int64_t rs, int64_t cs, bool* trans, int64_t* ld) {
+  if (rs < 0 || cs < 0) return false;
+  if (cols == 1 || cs == 1) {
+    const int64_t l = rows == 1 ? std::max<int64_t>(cols, 1) : rs;
+    if (rows > 1 && l < std::max<int64_t>(cols, 1)) return false;
+    *trans = false;
+    *ld = std::max<int64_t>(l, 1);
+    return true;
+  }
+  if (rows == 1 || rs == 1) {
+    const int64_t l = cols == 1 ? std::max<int64_t>(rows, 1) : cs;
+    if (cols > 1 && l < std::max<int64_t>(rows, 1)) return false;
+    *trans = true;
+    *ld = std::max<int64_t>(l, 1);
+    return true;
+  }
+  return false;
+}
+
+// Element offset of an operand's own batch `own` (row-major over its batch dims).
+int64_t OwnOffset(const MatrixOperand& op, int batch_rank, int64_t own) {
+  int64_t offset = 0;
+  for (int d = batch_rank - 1; d >= 0; --d) {
+    offset += (own % op.batch_dims[d]) * op.batch_strides[d];
+    own /= op.batch_dims[d];
+  }
+  return offset;
+}
+
+struct Chunk {
+  int which;       // 0: A, 1: B
+  int64_t r0, r1;  // rows of the panel over all its matrices (own batch * panel_rows + row)
+};
+
+class GemmPlan : public Plan {
+ public:
+  GemmPlan(const Problem& p, WorkspaceBooking* ws) : p_(p), target_(cpu::PlanningTarget()) {
+    const bool plain = p.rounding == InputRounding::kNone;
+    bf16_ = plain && p.a.desc.dtype == ACL_BF16 && p.b.desc.dtype == ACL_BF16 && p.alpha == 1.0f &&
+            p.k > 0 && cpu::HasFastBf16Gemm() && target_.native_bf16;
+    const aclDataType operand_dtype = bf16_ ? ACL_BF16 : ACL_FLOAT;
+    const size_t operand_bytes = bf16_ ? sizeof(uint16_t) : sizeof(float);
+    const MatrixOperand* ops[2] = {&p.a, &p.b};
+    for (int w = 0; w < 2; ++w) {
+      const MatrixOperand& x = *ops[w];
+      GemmOperand& g = operand_[w];
+      g.direct = plain && x.desc.dtype == operand_dtype &&
+                 DirectLayout(x.rows, x.cols, x.row_stride, x.col_stride, &g.trans, &g.ld);
+      if (g.direct) continue;
+      // Packed in the orientation the source is read along unit stride.
+      g.trans = x.row_stride == 1 && x.col_stride != 1 && x.rows > 1 && x.cols > 1;
+      g.panel_rows = g.trans ? x.cols : x.rows;
+      g.panel_cols = g.trans ? x.rows : x.cols;
+      g.ld = std::max<int64_t>(g.panel_cols, 1);
+      g.own_batches = x.BatchCount(p.batch_rank);
+      const int64_t elements = g.own_batches * g.panel_rows * g.panel_cols;
+      g.panel = ws->Book(operand_bytes * static_cast<size_t>(std::max<int64_t>(elements, 1)));
+      const int64_t total_rows = g.own_batches * g.panel_rows;
+      const int64_t step = std::max<int64_t>(1, kChunkElements / std::max<int64_t>(g.ld, 1));
+      if (g.panel_cols > 0) {
+        for (int64_t r = 0; r < total_rows; r += step) {
+          chunks_.push_back({w, r, std::min(total_rows, r + step)});
+        }
+      }
+    }
+    int64_t ldc = 0;
+    bool c_trans = false;
+    c_direct_ = p.c.desc.dtype == ACL_FLOAT && !p.round_result_to_half && !p.defer_stores &&
+                DirectLayout(p.m, p.n, p.c.row_stride, p.c.col_stride, &c_trans, &ldc) && !c_trans;
+    if (c_direct_) {
+      ldc_ = ldc;
+    } else if (p.defer_stores) {
+      // The stores into an aliasing out wait until every tile is done: a panel of all of C.
+      ldc_ = std::max<int64_t>(p.n, 1);
+      c_panel_ =
+          ws->Book(sizeof(float) * static_cast<size_t>(std::max<int64_t>(p.batch * p.m * p.n, 1)));
+    }
+    // Otherwise each tile lands in its task's scratch tile (cache-resident) and is rounded into
+    // out right away.
+    const int64_t tile_rows = bf16_ ? kBf16TileRows : kTileRows;
+    const int64_t tile_cols = bf16_ ? kBf16TileCols : kTileCols;
+    tiles_ = cpu::TileGrid(p.batch, p.m, p.n, BlockSize(p.m, tile_rows), BlockSize(p.n, tile_cols));
+  }
+
+  Status Run(const Bindings& bindings, void* workspace) const override {
+    RunState s;
+    s.ws = workspace;
+    s.a_src = p_.a.desc.First(static_cast<const void*>(bindings.inputs[p_.a_slot]));
+    s.b_src = p_.b.desc.First(static_cast<const void*>(bindings.inputs[p_.b_slot]));
+    s.bias_src = p_.has_bias
+                     ? p_.bias.desc.First(static_cast<const void*>(bindings.inputs[p_.bias_slot]))
+                     : nullptr;
+    s.c_dst = p_.c.desc.First(bindings.outputs[0]);
+    const void* srcs[2] = {s.a_src, s.b_src};
+    for (int w = 0; w < 2; ++w) {
+      s.x[w] = operand_[w].direct
+                   ? srcs[w]
+                   : WorkspaceBooking::At<unsigned char>(workspace, operand_[w].panel);
+    }
+    s.c = c_direct_         ? static_cast<float*>(s.c_dst)
+          : p_.defer_stores ? WorkspaceBooking::At<float>(workspace, c_panel_)
+                            : nullptr;
+
+    cpu::ParallelFor(static_cast<int64_t>(chunks_.size()), [&](int64_t i) { Pack(chunks_[i], s); });
+    std::mutex error_mutex;
+    Status first_error;
+    cpu::ParallelFor(tiles_.count(), [&](int64_t i) {
+      Status st = RunTile(tiles_.At(i), s);
+      if (!st.ok()) {
+        std::lock_guard<std::mutex> lock(error_mutex);
+        if (first_error.ok()) first_error = std::move(st);
+      }
+    });
+    OPENACLNN_RETURN_IF_ERROR(first_error);
+    if (!c_direct_ && p_.defer_stores) {
+      // Stores into an overlapping view run serially in row-major order: the last write is
+      // always the same one.
+      for (int64_t l = 0; l < p_.batch; ++l) Store(s, l, 0, p_.m, 0, p_.n, OutMatrix(s, l), ldc_);
+    }
+    return Status::Ok();
+  }
+
+  const char* target_name() const override { return target_.name; }
+
+ private:
+  struct RunState {
+    void* ws;
+    const void *a_src, *b_src, *bias_src;
+    void* c_dst;
+    const void* x[2];  // what the GEMM reads for A and B
+    float* c;          // what the GEMM writes
+  };
+
+  // Converts panel rows [r0, r1) of A or B (dtype, cubeMathType rounding).
+  void Pack(const Chunk& ch, const RunState& s) const {
+    const MatrixOperand& x = ch.which == 0 ? p_.a : p_.b;
+    const GemmOperand& g = operand_[ch.which];
+    const int64_t esize = static_cast<int64_t>(DTypeSize(x.desc.dtype));
+    // Along a stored row the source steps by the row stride (transposed) or the column stride.
+    const int64_t along = g.trans ? x.row_stride : x.col_stride;
+    const int64_t across = g.trans ? x.col_stride : x.row_stride;
+    for (int64_t r = ch.r0; r < ch.r1; ++r) {
+      const int64_t own = r / g.panel_rows, q = r % g.panel_rows;
+      const unsigned char* src =
+          static_cast<const unsigned char*>(ch.which == 0 ? s.a_src : s.b_src) +
+          (OwnOffset(x, p_.batch_rank, own) + q * across) * esize;
+      if (bf16_) {
+        uint16_t* dst = static_cast<uint16_t*>(const_cast<void*>(s.x[ch.which])) + r * g.ld;
+        const uint16_t* from = reinterpret_cast<const uint16_t*>(src);
+        if (along == 1) {
+          std::memcpy(dst, from, sizeof(uint16_t) * g.panel_cols);
+        } else {
+          for (int64_t i = 0; i < g.panel_cols; ++i) dst[i] = from[i * along];
+        }
+        continue;
+      }
+      float* dst = static_cast<float*>(const_cast<void*>(s.x[ch.which])) + r * g.ld;
+      cpu::LoadRow(target_, src, x.desc.dtype, along, g.panel_cols, dst);
+      cpu::RoundRow(target_, p_.rounding, dst, g.panel_cols);
+    }
+  }
+
+  // The matrix of batch `l` as the GEMM reads it, with its element offset.
+  const void* OperandMatrix(int w, const RunState& s, int64_t l) const {
+    const MatrixOperand& x = w == 0 ? p_.a : p_.b;
+    const GemmOperand& g = operand_[w];
+    const int64_t offset =
+        g.direct ? x.BatchOffset(p_.batch_rank, p_.batch_dims.data(), l)
+                 : x.OwnBatch(p_.batch_rank, p_.batch_dims.data(), l) * g.panel_rows * g.panel_cols;
+    const size_t esize = bf16_ ? sizeof(uint16_t) : sizeof(float);
+    return static_cast<const unsigned char*>(s.x[w]) + offset * static_cast<int64_t>(esize);
+  }
+
+  size_t esize() const { return bf16_ ? sizeof(uint16_t) : sizeof(float); }
+
+  float* OutMatrix(const RunState& s, int64_t l) const {
+    if (c_direct_) return s.c + p_.c.BatchOffset(p_.batch_rank, p_.batch_dims.data(), l);
+    return s.c + l * p_.m * p_.n;
+  }
+
+  Status RunTile(const cpu::TileGrid::Tile& t, const RunState& s) const {
+    const int64_t rows = t.r1 - t.r0, cols = t.c1 - t.c0;
+    // Where the GEMM writes the tile: out itself, the panel of an aliasing out, or this thread's
+    // scratch tile (reused by the thread's next tile; every element is written before it is read).
+    static thread_local std::vector<float> scratch;
+    float* out = nullptr;
+    int64_t ldc = ldc_;
+    if (c_direct_ || p_.defer_stores) {
+      out = OutMatrix(s, t.layer) + t.r0 * ldc + t.c0;
+    } else {
+      scratch.resize(static_cast<size_t>(rows * cols));
+      out = scratch.data();
+      ldc = cols;
+    }
+    if (p_.has_bias) FillBias(s, t, out, ldc);
+    const GemmOperand& ga = operand_[0];
+    const GemmOperand& gb = operand_[1];
+    const unsigned char* a = static_cast<const unsigned char*>(OperandMatrix(0, s, t.layer));
+    const unsigned char* b = static_cast<const unsigned char*>(OperandMatrix(1, s, t.layer));
+    // Numerics: the whole reduction is one GEMM call in fp32 (products of bfloat16 values are
+    // exact in fp32); with self, C holds beta * self first and the GEMM adds alpha * A @ B.
+    const unsigned char* a_tile = a + t.r0 * ga.RowStep() * static_cast<int64_t>(esize());
+    const unsigned char* b_tile = b + t.c0 * gb.ColStep() * static_cast<int64_t>(esize());
+    // A single output row (decode-time products) is computed as its transpose,
+    // out^T = op(B)^T @ op(A)^T: oneDNN then runs its matrix-vector kernel (the row form read the
+    // weights at half the speed). out's row has unit stride in every case (see the constructor).
+    const bool row = rows == 1;
+    const bool trans_first = row ? !gb.trans : ga.trans;
+    const bool trans_second = row ? false : gb.trans;
+    const int64_t m1 = row ? cols : rows, n1 = row ? 1 : cols;
+    const unsigned char* first = row ? b_tile : a_tile;
+    const unsigned char* second = row ? a_tile : b_tile;
+    const int64_t ld_first = row ? gb.ld : ga.ld;
+    const int64_t ld_second = row ? ga.ColStep() : gb.ld;
+    const int64_t ld_out = row ? 1 : ldc;
+    if (bf16_) {
+      OPENACLNN_RETURN_IF_ERROR(cpu::Bf16GemmRowMajor(
+          trans_first, trans_second, m1, n1, p_.k, reinterpret_cast<const uint16_t*>(first),
+          ld_first, reinterpret_cast<const uint16_t*>(second), ld_second, p_.has_bias, out,
+          ld_out));
+    } else {
+      OPENACLNN_RETURN_IF_ERROR(cpu::SgemmRowMajor(
+          trans_first, trans_second, m1, n1, p_.k, p_.alpha, reinterpret_cast<const float*>(first),
+          ld_first, reinterpret_cast<const float*>(second), ld_second, p_.has_bias ? 1.0f : 0.0f,
+          out, ld_out));
+    }
+    if (!c_direct_ && !p_.defer_stores) Store(s, t.layer, t.r0, t.r1, t.c0, t.c1, out, ldc);
+    return Status::Ok();
+  }
+
+  // out rows of the tile = beta * self (self rounded to FLOAT16 under USE_FP16), in fp32.
+  void FillBias(const RunState& s, const cpu::TileGrid::Tile& t, float* out, int64_t ldc) const {
+    const MatrixOperand& x = p_.bias;
+    const int64_t cols = t.c1 - t.c0;
+    const int64_t esize = static_cast<int64_t>(DTypeSize(x.desc.dtype));
+    const int64_t base = x.BatchOffset(p_.batch_rank, p_.batch_dims.data(), t.layer);
+    std::vector<float> row(static_cast<size_t>(cols));
+    for (int64_t r = t.r0; r < t.r1; ++r) {
+      const unsigned char* src = static_cast<const unsigned char*>(s.bias_src) +
+                                 (base + r * x.row_stride + t.c0 * x.col_stride) * esize;
+      cpu::LoadRow(target_, src, x.desc.dtype, x.col_stride, cols, row.data());
+      if (p_.rounding == InputRounding::kHalf) {
+        cpu::RoundRow(target_, InputRounding::kHalf, row.data(), cols);
+      }
+      float* dst = out + (r - t.r0) * ldc;
+      for (int64_t j = 0; j < cols; ++j) dst[j] = p_.beta * row[j];
+    }
+  }
+
+  // Rounds rows [r0, r1) x cols [c0, c1) of batch l once into out, from `src` (element (r0, c0),
+  // rows `ld` apart).
+  void Store(const RunState& s, int64_t l, int64_t r0, int64_t r1, int64_t c0, int64_t c1,
+             const float* src, int64_t ld) const {
+    const MatrixOperand& x = p_.c;
+    const int64_t esize = static_cast<int64_t>(DTypeSize(x.desc.dtype));
+    const int64_t base = x.BatchOffset(p_.batch_rank, p_.batch_dims.data(), l);
+    for (int64_t r = r0; r < r1; ++r) {
+      void* dst = static_cast<unsigned char*>(s.c_dst) +
+                  (base + r * x.row_stride + c0 * x.col_stride) * esize;
+      cpu::StoreRow(target_, src + (r - r0) * ld, c1 - c0, p_.round_result_to_half, dst,
+                    x.desc.dtype, x.col_stride);
+    }
+  }
+
+  Problem p_;
+  const cpu::KernelTarget target_;
+  bool bf16_ = false;  // A and B read as bfloat16 by the bfloat16 GEMM
+  GemmOperand operand_[2];
+  bool c_direct_ = false;
+  int64_t ldc_ = 1;
+  size_t c_panel_ = 0;
+  std::vector<Chunk> chunks_;
+  cpu::TileGrid tiles_;
+};
+
+}  // namespace
+
+const char* GemmDeclines(const Problem&) { return nullptr; }
+
+std::unique_ptr<Plan> MakeGemmPlan(const Problem& problem, WorkspaceBooking* workspace) {
+  return std::make_unique<GemmPlan>(problem, workspace);
+}
+
+}  // namespace openaclnn::matmul

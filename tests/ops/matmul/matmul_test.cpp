@@ -1,0 +1,330 @@
+// Results of the five operators against the float64 golden model: every 1-D/N-D case of
+// torch.matmul, broadcast batches, random strided and transposed views, all dtypes, empty
+// tensors, self's broadcast, beta/alpha, the inplace forms, and no write outside the output view.
+#include <cmath>
+#include <limits>
+
+#include "api/dtype.h"
+#include "api/tensor_desc.h"
+#include "matmul_test_util.h"
+
+namespace openaclnn::test::matmul {
+namespace {
+
+struct Shapes {
+  std::vector<int64_t> a, b;
+};
+
+const aclDataType kDtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+CallResult CallMatmul(const DeviceTensor& a, const DeviceTensor& b, const DeviceTensor& out,
+                      int8_t cube, aclrtStream stream) {
+  return CallApi(
+      [&](uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnMatmulGetWorkspaceSize(a.get(), b.get(), out.get(), cube, ws, ex);
+      },
+      aclnnMatmul, stream);
+}
+
+TEST_F(MatmulTest, MatmulShapesLayoutsAndDtypes) {
+  const Shapes cases[] = {
+      {{7}, {7}},                             // dot
+      {{5}, {5, 3}},                          // vector @ matrix
+      {{4, 5}, {5}},                          // matrix @ vector
+      {{3, 4}, {4, 6}},                       // matrix
+      {{2, 3, 4}, {4, 6}},                    // batch @ matrix (folded into rows)
+      {{3, 4}, {2, 4, 6}},                    // matrix @ batch
+      {{2, 1, 3, 4}, {5, 4, 6}},              // broadcast batch dims both ways
+      {{6}, {2, 6, 3}},                       // vector @ batch
+      {{2, 3, 6}, {6}},                       // batch @ vector
+      {{1, 3, 5}, {4, 5, 2}},                 // batch 1 broadcast
+      {{2, 2, 1, 1, 3, 4}, {2, 1, 2, 4, 3}},  // 6-D with 5-D
+      {{1, 9}, {9, 1}},                       // 1 x 1 result
+      {{40, 70}, {70, 33}},                   // a few hundred products per element
+  };
+  std::mt19937 rng(5);
+  for (const Shapes& s : cases) {
+    for (aclDataType dt : kDtypes) {
+      for (int trial = 0; trial < 3; ++trial) {
+        const TensorLayout la = RandomLayout(static_cast<int>(s.a.size()), &rng);
+        const TensorLayout lb = RandomLayout(static_cast<int>(s.b.size()), &rng);
+        const std::vector<int64_t> od = MatmulShape(s.a, s.b);
+        const TensorLayout lo = trial == 2 ? RandomLayout(static_cast<int>(od.size()), &rng)
+                                           : TensorLayout::Contiguous();
+        DeviceTensor a(s.a, dt, la), b(s.b, dt, lb), out(od, dt, lo.WithNanCanary());
+        a.FillUniform(&rng, -1.0f, 1.0f);
+        b.FillUniform(&rng, -1.0f, 1.0f);
+        const std::string what = "a" + DimsString(s.a) + " " + la.name + " b" + DimsString(s.b) +
+                                 " " + lb.name + " out " + lo.name + " " + DTypeName(dt);
+        CallResult r = CallMatmul(a, b, out, 0, stream_);
+        ASSERT_EQ(r.phase1, 0) << what << ": " << r.message;
+        ASSERT_EQ(r.phase2, 0) << what << ": " << r.message;
+        ExpectMatches(out, MatmulGolden(Values(a), s.a, Values(b), s.b), what);
+      }
+    }
+  }
+}
+
+TEST_F(MatmulTest, MixedDtypesAndOutputCasts) {
+  // FLOAT16 with FLOAT computes in FLOAT; out may be any of the three dtypes.
+  std::mt19937 rng(6);
+  const std::pair<aclDataType, aclDataType> inputs[] = {
+      {ACL_FLOAT16, ACL_FLOAT}, {ACL_FLOAT, ACL_FLOAT16}, {ACL_BF16, ACL_BF16}};
+  for (const auto& [da, db] : inputs) {
+    for (aclDataType dout : kDtypes) {
+      DeviceTensor a({6, 20}, da), b({20, 9}, db, Transposed(2)), out({6, 9}, dout);
+      a.FillUniform(&rng, -1.0f, 1.0f);
+      b.FillUniform(&rng, -1.0f, 1.0f);
+      CallResult r = CallMatmul(a, b, out, 0, stream_);
+      ASSERT_EQ(r.phase1, 0) << r.message;
+      ASSERT_EQ(r.phase2, 0) << r.message;
+      ExpectMatches(out, MatmulGolden(Values(a), {6, 20}, Values(b), {20, 9}),
+                    std::string(DTypeName(da)) + "@" + DTypeName(db) + "->" + DTypeName(dout));
+    }
+  }
+}
+
+TEST_F(MatmulTest, EmptyTensors) {
+  // k == 0 gives zeros; m == 0 or a batch of 0 writes nothing.
+  for (aclDataType dt : kDtypes) {
+    DeviceTensor a({3, 0}, dt), b({0, 4}, dt), out({3, 4}, dt, TensorLayout().WithNanCanary());
+    CallResult r = CallMatmul(a, b, out, 0, stream_);
+    ASSERT_EQ(r.phase1, 0) << r.message;
+    ASSERT_EQ(r.phase2, 0) << r.message;
+    ExpectMatches(out, std::vector<double>(12, 0.0), "k == 0");
+    DeviceTensor a0({0, 5}, dt), b0({5, 4}, dt), out0({0, 4}, dt);
+    r = CallMatmul(a0, b0, out0, 0, stream_);
+    EXPECT_EQ(r.phase1, 0) << r.message;
+    EXPECT_EQ(r.phase2, 0) << r.message;
+    EXPECT_TRUE(out0.Untouched());
+    DeviceTensor ab({2, 0, 3, 5}, dt), bb({5, 4}, dt), outb({2, 0, 3, 4}, dt);
+    r = CallMatmul(ab, bb, outb, 0, stream_);
+    EXPECT_EQ(r.phase1, 0) << r.message;
+    EXPECT_EQ(r.phase2, 0) << r.message;
+    EXPECT_TRUE(outb.Untouched());
+    DeviceTensor d1({0}, dt), d2({0}, dt), dot({}, dt, TensorLayout().WithNanCanary());
+    r = CallMatmul(d1, d2, dot, 0, stream_);
+    ASSERT_EQ(r.phase1, 0) << r.message;
+    ASSERT_EQ(r.phase2, 0) << r.message;
+    ExpectMatches(dot, {0.0}, "empty dot");
+  }
+}
+
+TEST_F(MatmulTest, TransposedFloatViewsNeedNoWorkspace) {
+  // weight.t() views (strides (1, rows)) and row-padded views are read in place: FLOAT operands
+  // book no workspace at all, whatever out's dtype (16-bit tiles round from a per-thread tile).
+  std::mt19937 rng(7);
+  for (int variant = 0; variant < 8; ++variant) {
+    const TensorLayout la = variant & 1 ? Transposed(2) : TensorLayout::PaddedRows(1, 3);
+    const TensorLayout lb = variant & 2 ? Transposed(2) : TensorLayout::Contiguous();
+    const aclDataType dout = variant & 4 ? ACL_BF16 : ACL_FLOAT;
+    DeviceTensor a({33, 17}, ACL_FLOAT, la), b({17, 29}, ACL_FLOAT, lb);
+    DeviceTensor out({33, 29}, dout, TensorLayout::PaddedRows(1, 5).WithNanCanary());
+    a.FillUniform(&rng, -1.0f, 1.0f);
+    b.FillUniform(&rng, -1.0f, 1.0f);
+    CallResult r = CallApi(
+        [&](uint64_t* ws, aclOpExecutor** ex) {
+          return aclnnMmGetWorkspaceSize(a.get(), b.get(), out.get(), 0, ws, ex);
+        },
+        aclnnMm, stream_);
+    ASSERT_EQ(r.phase1, 0) << r.message;
+    ASSERT_EQ(r.phase2, 0) << r.message;
+    EXPECT_EQ(r.workspace, 0u) << la.name << " x " << lb.name;
+    ExpectMatches(out, MatmulGolden(Values(a), {33, 17}, Values(b), {17, 29}), la.name);
+  }
+}
+
+TEST_F(MatmulTest, MmAndBatchMatMul) {
+  std::mt19937 rng(8);
+  for (aclDataType dt : kDtypes) {
+    DeviceTensor a({12, 7}, dt, TensorLayout::Scrambled(2)), b({7, 10}, dt, Transposed(2));
+    DeviceTensor out({12, 10}, dt, TensorLayout::Padded(2).WithNanCanary());
+    a.FillUniform(&rng, -2.0f, 2.0f);
+    b.FillUniform(&rng, -2.0f, 2.0f);
+    CallResult r = CallApi(
+        [&](uint64_t* ws, aclOpExecutor** ex) {
+          return aclnnMmGetWorkspaceSize(a.get(), b.get(), out.get(), 0, ws, ex);
+        },
+        aclnnMm, stream_);
+    ASSERT_EQ(r.phase1, 0) << r.message;
+    ASSERT_EQ(r.phase2, 0) << r.message;
+    ExpectMatches(out, MatmulGolden(Values(a), {12, 7}, Values(b), {7, 10}), "mm");
+
+    // BatchMatMul, including a batch of 1 on either side.
+    const Shapes cases[] = {{{4, 5, 6}, {4, 6, 3}}, {{1, 5, 6}, {4, 6, 3}}, {{4, 5, 6}, {1, 6, 3}}};
+    for (const Shapes& s : cases) {
+      DeviceTensor x(s.a, dt, RandomLayout(3, &rng)), y(s.b, dt, RandomLayout(3, &rng));
+      const std::vector<int64_t> od = MatmulShape(s.a, s.b);
+      DeviceTensor o(od, dt, TensorLayout().WithNanCanary());
+      x.FillUniform(&rng, -1.0f, 1.0f);
+      y.FillUniform(&rng, -1.0f, 1.0f);
+      r = CallApi(
+          [&](uint64_t* ws, aclOpExecutor** ex) {
+            return aclnnBatchMatMulGetWorkspaceSize(x.get(), y.get(), o.get(), 0, ws, ex);
+          },
+          aclnnBatchMatMul, stream_);
+      ASSERT_EQ(r.phase1, 0) << r.message;
+      ASSERT_EQ(r.phase2, 0) << r.message;
+      ExpectMatches(o, MatmulGolden(Values(x), s.a, Values(y), s.b), "bmm " + DimsString(s.a));
+    }
+  }
+}
+
+TEST_F(MatmulTest, AddmmBroadcastScalarsAndInplace) {
+  std::mt19937 rng(9);
+  const std::vector<int64_t> self_shapes[] = {{5, 8}, {8}, {1, 8}, {5, 1}, {1, 1}, {1}, {}};
+  const float betas[] = {1.0f, 0.5f, 0.0f}, alphas[] = {1.0f, -2.0f};
+  for (aclDataType dt : kDtypes) {
+    for (const auto& sd : self_shapes) {
+      for (float beta : betas) {
+        for (float alpha : alphas) {
+          DeviceTensor self(sd, dt, RandomLayout(static_cast<int>(sd.size()), &rng));
+          DeviceTensor m1({5, 11}, dt, RandomLayout(2, &rng)), m2({11, 8}, dt, Transposed(2));
+          DeviceTensor out({5, 8}, dt, TensorLayout().WithNanCanary());
+          self.FillUniform(&rng, -1.0f, 1.0f);
+          m1.FillUniform(&rng, -1.0f, 1.0f);
+          m2.FillUniform(&rng, -1.0f, 1.0f);
+          Scalar b(beta), a(alpha);
+          CallResult r = CallApi(
+              [&](uint64_t* ws, aclOpExecutor** ex) {
+                return aclnnAddmmGetWorkspaceSize(self.get(), m1.get(), m2.get(), b.get(), a.get(),
+                                                  out.get(), 0, ws, ex);
+              },
+              aclnnAddmm, stream_);
+          ASSERT_EQ(r.phase1, 0) << r.message;
+          ASSERT_EQ(r.phase2, 0) << r.message;
+          const std::vector<double> golden =
+              AddScaled(MatmulGolden(Values(m1), {5, 11}, Values(m2), {11, 8}), {5, 8},
+                        Values(self), sd, beta, alpha);
+          ExpectMatches(out, golden,
+                        "addmm self" + DimsString(sd) + " beta " + std::to_string(beta) +
+                            " alpha " + std::to_string(alpha) + " " + DTypeName(dt));
+        }
+      }
+    }
+    // Inplace, with a strided selfRef.
+    DeviceTensor self({6, 9}, dt, TensorLayout::Padded(3).WithOffset(4));
+    DeviceTensor m1({6, 4}, dt), m2({4, 9}, dt, Transposed(2));
+    self.FillUniform(&rng, -1.0f, 1.0f);
+    m1.FillUniform(&rng, -1.0f, 1.0f);
+    m2.FillUniform(&rng, -1.0f, 1.0f);
+    const std::vector<double> golden =
+        AddScaled(MatmulGolden(Values(m1), {6, 4}, Values(m2), {4, 9}), {6, 9}, Values(self),
+                  {6, 9}, 0.75, 1.5);
+    Scalar b(0.75f), a(1.5f);
+    CallResult r = CallApi(
+        [&](uint64_t* ws, aclOpExecutor** ex) {
+          return aclnnInplaceAddmmGetWorkspaceSize(self.get(), m1.get(), m2.get(), b.get(), a.get(),
+                                                   0, ws, ex);
+        },
+        aclnnInplaceAddmm, stream_);
+    ASSERT_EQ(r.phase1, 0) << r.message;
+    ASSERT_EQ(r.phase2, 0) << r.message;
+    ExpectMatches(self, golden, std::string("inplace addmm ") + DTypeName(dt));
+  }
+}
+
+TEST_F(MatmulTest, AddmmEmptyReduceAndIgnoredSelf) {
+  // k == 0: out = beta * self. beta == 0: self is ignored, NaN and infinity included.
+  for (aclDataType dt : kDtypes) {
+    DeviceTensor self({3, 4}, dt), m1({3, 0}, dt), m2({0, 4}, dt);
+    DeviceTensor out({3, 4}, dt, TensorLayout().WithNanCanary());
+    std::vector<float> sv(12);
+    for (int i = 0; i < 12; ++i) sv[i] = static_cast<float>(i) - 5.0f;
+    self.Fill(sv);
+    Scalar b(2.0f), a(3.0f);
+    CallResult r = CallApi(
+        [&](uint64_t* ws, aclOpExecutor** ex) {
+          return aclnnAddmmGetWorkspaceSize(self.get(), m1.get(), m2.get(), b.get(), a.get(),
+                                            out.get(), 0, ws, ex);
+        },
+        aclnnAddmm, stream_);
+    ASSERT_EQ(r.phase1, 0) << r.message;
+    ASSERT_EQ(r.phase2, 0) << r.message;
+    std::vector<double> golden(12);
+    for (int i = 0; i < 12; ++i) golden[i] = 2.0 * sv[i];
+    ExpectMatches(out, golden, "k == 0");
+
+    DeviceTensor nan_self({2, 2}, dt), x({2, 3}, dt), y({3, 2}, dt);
+    DeviceTensor out2({2, 2}, dt, TensorLayout().WithNanCanary());
+    nan_self.Fill({std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
+                   1.0f, 2.0f});
+    x.Fill({1, 2, 3, 4, 5, 6});
+    y.Fill({1, 0, 0, 1, 1, 1});
+    Scalar zero(0.0f), one(1.0f);
+    r = CallApi(
+        [&](uint64_t* ws, aclOpExecutor** ex) {
+          return aclnnAddmmGetWorkspaceSize(nan_self.get(), x.get(), y.get(), zero.get(), one.get(),
+                                            out2.get(), 0, ws, ex);
+        },
+        aclnnAddmm, stream_);
+    ASSERT_EQ(r.phase1, 0) << r.message;
+    ASSERT_EQ(r.phase2, 0) << r.message;
+    ExpectMatches(out2, {4, 5, 10, 11}, "beta == 0");
+  }
+}
+
+TEST_F(MatmulTest, BaddbmmAndInplace) {
+  std::mt19937 rng(10);
+  const std::vector<int64_t> self_shapes[] = {{3, 4, 5}, {4, 5}, {5}, {3, 1, 5}, {1, 4, 1}, {}};
+  for (aclDataType dt : kDtypes) {
+    for (const auto& sd : self_shapes) {
+      DeviceTensor self(sd, dt, RandomLayout(static_cast<int>(sd.size()), &rng));
+      DeviceTensor b1({3, 4, 6}, dt, RandomLayout(3, &rng)), b2({3, 6, 5}, dt, Transposed(3));
+      DeviceTensor out({3, 4, 5}, dt, TensorLayout().WithNanCanary());
+      self.FillUniform(&rng, -1.0f, 1.0f);
+      b1.FillUniform(&rng, -1.0f, 1.0f);
+      b2.FillUniform(&rng, -1.0f, 1.0f);
+      Scalar b(-0.5f), a(2.0f);
+      CallResult r = CallApi(
+          [&](uint64_t* ws, aclOpExecutor** ex) {
+            return aclnnBaddbmmGetWorkspaceSize(self.get(), b1.get(), b2.get(), b.get(), a.get(),
+                                                out.get(), 0, ws, ex);
+          },
+          aclnnBaddbmm, stream_);
+      ASSERT_EQ(r.phase1, 0) << r.message;
+      ASSERT_EQ(r.phase2, 0) << r.message;
+      ExpectMatches(out,
+                    AddScaled(MatmulGolden(Values(b1), {3, 4, 6}, Values(b2), {3, 6, 5}), {3, 4, 5},
+                              Values(self), sd, -0.5, 2.0),
+                    "baddbmm self" + DimsString(sd) + " " + DTypeName(dt));
+    }
+    DeviceTensor self({2, 3, 4}, dt, TensorLayout::Scrambled(3));
+    DeviceTensor b1({2, 3, 5}, dt), b2({2, 5, 4}, dt);
+    self.FillUniform(&rng, -1.0f, 1.0f);
+    b1.FillUniform(&rng, -1.0f, 1.0f);
+    b2.FillUniform(&rng, -1.0f, 1.0f);
+    const std::vector<double> golden =
+        AddScaled(MatmulGolden(Values(b1), {2, 3, 5}, Values(b2), {2, 5, 4}), {2, 3, 4},
+                  Values(self), {2, 3, 4}, 1.0, 1.0);
+    Scalar one(1.0f);
+    CallResult r = CallApi(
+        [&](uint64_t* ws, aclOpExecutor** ex) {
+          return aclnnInplaceBaddbmmGetWorkspaceSize(self.get(), b1.get(), b2.get(), one.get(),
+                                                     one.get(), 0, ws, ex);
+        },
+        aclnnInplaceBaddbmm, stream_);
+    ASSERT_EQ(r.phase1, 0) << r.message;
+    ASSERT_EQ(r.phase2, 0) << r.message;
+    ExpectMatches(self, golden, std::string("inplace baddbmm ") + DTypeName(dt));
+  }
+}
+
+TEST_F(MatmulTest, LargeTiledProblemsMatchGolden) {
+  // Several tiles in both output dims, long reductions, packed and direct operands.
+  std::mt19937 rng(12);
+  for (aclDataType dt : kDtypes) {
+    DeviceTensor a({300, 260}, dt, Transposed(2)), b({260, 700}, dt);
+    DeviceTensor out({300, 700}, dt, TensorLayout().WithNanCanary());
+    a.FillUniform(&rng, -1.0f, 1.0f);
+    b.FillUniform(&rng, -1.0f, 1.0f);
+    CallResult r = CallMatmul(a, b, out, 0, stream_);
+    ASSERT_EQ(r.phase1, 0) << r.message;
+    ASSERT_EQ(r.phase2, 0) << r.message;
+    ExpectMatches(out, MatmulGolden(Values(a), {300, 260}, Values(b), {260, 700}),
+                  std::string("large ") + DTypeName(dt));
+  }
+}
+
+}  // namespace
+}  // namespace openaclnn::test::matmul
