@@ -162,6 +162,14 @@ TEST_F(DropoutTest, GenMaskFollowsTheRuleBitByBit) {
   }
 }
 
+TEST_F(DropoutTest, MaskKnownAnswer) {
+  // From an independent Python implementation of Philox4x32-10 and the rule: 8 elements, seed
+  // 1234, offset 0, prob 0.5 (the sample's case).
+  const std::vector<uint8_t> want = {165, 97,  37,  32,  58, 105, 145, 110,
+                                     87,  203, 128, 212, 88, 191, 252, 113};
+  EXPECT_EQ(Mask(8, 0.5, 1234, 0), want);
+}
+
 TEST_F(DropoutTest, GenMaskIntoStridedAndOffsetViews) {
   const std::vector<uint8_t> expected = ExpectedMask(3000, 5, 9, static_cast<float>(0.3));
   const int64_t bytes = static_cast<int64_t>(expected.size());  // 384
