@@ -1,0 +1,103 @@
+// The CPU kernel of aclnnApplyAdamWV2: blocks of a fixed number of elements (from the problem
+// alone, so results are bitwise the same for any thread count), each gathered into fp32 buffers
+// (the kit's vector conversions for contiguous views), updated in fp32 and stored with one
+// rounding. Every operand of a block is read before any is written, so a grad that is the same
+// view as one of the updated tensors reads its old values.
+#include <algorithm>
+#include <cmath>
+
+#include "api/dtype.h"
+#include "api/elem_type.h"
+#include "backend/cpu/isa.h"
+#include "backend/cpu/thread_pool.h"
+#include "kernels/cpu/float_runs.h"
+#include "ops/apply_adam_w/apply_adam_w.h"
+
+namespace openaclnn::apply_adam_w::cpu {
+namespace {
+
+using openaclnn::cpu::KernelTarget;
+
+constexpr int64_t kBlock = 2048;
+
+void Gather(const KernelTarget& target, const TensorDesc& d, const void* base, int64_t begin,
+            int64_t n, float* dst) {
+  if (d.IsContiguous()) {
+    LoadFloatRun(target, ToElemType(d.dtype),
+                 static_cast<const char*>(base) + begin * DTypeSize(d.dtype), n, dst);
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i) dst[i] = LoadAsFloat(base, d.dtype, ElementOffset(d, begin + i));
+}
+
+void Scatter(const KernelTarget& target, const TensorDesc& d, void* base, int64_t begin, int64_t n,
+             const float* src) {
+  if (d.IsContiguous()) {
+    StoreFloatRun(target, ToElemType(d.dtype), src, n,
+                  static_cast<char*>(base) + begin * DTypeSize(d.dtype));
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i)
+    StoreFromFloat(base, d.dtype, ElementOffset(d, begin + i), src[i]);
+}
+
+class FastPlan : public Plan {
+ public:
+  FastPlan(const Problem& p, KernelTarget target) : p_(p), target_(target) {}
+
+  Status Run(const Bindings& b, void* /*workspace*/) const override {
+    StepScalars s;
+    OPENACLNN_RETURN_IF_ERROR(ReadStepScalars(p_, b.inputs[kStep], &s));
+    void* var = p_.var.First(b.inputs[kVar]);
+    void* m = p_.m.First(b.inputs[kM]);
+    void* v = p_.v.First(b.inputs[kV]);
+    void* vmax = p_.amsgrad ? p_.max_grad_norm.First(b.inputs[kMaxGradNorm]) : nullptr;
+    const void* grad = p_.grad.First(static_cast<const void*>(b.inputs[kGrad]));
+    const float decay = static_cast<float>(s.decay);
+    const float step_size = static_cast<float>(s.step_size);
+    const float bc2_sqrt = static_cast<float>(s.bc2_sqrt);
+    const float beta1 = p_.beta1, beta2 = p_.beta2, eps = p_.eps;
+    const float one_minus_beta1 = 1.0f - beta1, one_minus_beta2 = 1.0f - beta2;
+    const float sign = p_.maximize ? -1.0f : 1.0f;
+    const int64_t tasks = (p_.numel + kBlock - 1) / kBlock;
+    openaclnn::cpu::ParallelFor(tasks, [&](int64_t t) {
+      const int64_t begin = t * kBlock;
+      const int64_t n = std::min(kBlock, p_.numel - begin);
+      float xs[kBlock], ms[kBlock], vs[kBlock], gs[kBlock], ws[kBlock];
+      Gather(target_, p_.grad, grad, begin, n, gs);
+      Gather(target_, p_.var, var, begin, n, xs);
+      Gather(target_, p_.m, m, begin, n, ms);
+      Gather(target_, p_.v, v, begin, n, vs);
+      if (p_.amsgrad) Gather(target_, p_.max_grad_norm, vmax, begin, n, ws);
+      for (int64_t i = 0; i < n; ++i) {
+        const float g = sign * gs[i];
+        const float mi = beta1 * ms[i] + one_minus_beta1 * g;
+        const float vi = beta2 * vs[i] + one_minus_beta2 * g * g;
+        const float vm = p_.amsgrad ? std::max(ws[i], vi) : vi;
+        xs[i] = xs[i] * decay - step_size * (mi / (std::sqrt(vm) / bc2_sqrt + eps));
+        ms[i] = mi;
+        vs[i] = vi;
+        if (p_.amsgrad) ws[i] = vm;
+      }
+      Scatter(target_, p_.var, var, begin, n, xs);
+      Scatter(target_, p_.m, m, begin, n, ms);
+      Scatter(target_, p_.v, v, begin, n, vs);
+      if (p_.amsgrad) Scatter(target_, p_.max_grad_norm, vmax, begin, n, ws);
+    });
+    return Status::Ok();
+  }
+  const char* target_name() const override { return target_.name; }
+
+ private:
+  const Problem p_;
+  const KernelTarget target_;
+};
+
+}  // namespace
+
+const char* FastDeclines(const Problem&) { return nullptr; }
+std::unique_ptr<Plan> MakeFastPlan(const Problem& problem, WorkspaceBooking*) {
+  return std::make_unique<FastPlan>(problem, openaclnn::cpu::PlanningTarget());
+}
+
+}  // namespace openaclnn::apply_adam_w::cpu
