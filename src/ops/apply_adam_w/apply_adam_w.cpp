@@ -25,16 +25,16 @@ aclnnStatus aclnnApplyAdamWV2GetWorkspaceSize(aclTensor* varRef, aclTensor* mRef
                                               float eps, bool amsgrad, bool maximize,
                                               uint64_t* workspaceSize, aclOpExecutor** executor) {
   using namespace openaclnn;
-  // CANN registers every tensor parameter as an input (aclSetInputTensorAddr indices 0 to 5).
-  return RunPhase1(apply_adam_w::kOpName, workspaceSize, executor,
-                   {varRef, mRef, vRef, maxGradNormOptionalRef, grad, step}, {},
+  // The tensors updated in place are outputs, as the library's other in-place operators have them.
+  return RunPhase1(apply_adam_w::kOpName, workspaceSize, executor, {grad, step},
+                   {varRef, mRef, vRef, maxGradNormOptionalRef},
                    [&](PlanBuilder* builder) -> Status {
                      apply_adam_w::Problem problem;
                      OPENACLNN_RETURN_IF_ERROR(apply_adam_w::CheckArguments(
                          varRef, mRef, vRef, maxGradNormOptionalRef, grad, step, lr, beta1, beta2,
                          weightDecay, eps, amsgrad, maximize, &problem));
                      // Without amsgrad maxGradNormOptionalRef is neither read nor written.
-                     builder->input_unused[apply_adam_w::kMaxGradNorm] = !amsgrad;
+                     builder->output_unused[apply_adam_w::kMaxGradNorm] = !amsgrad;
                      if (VerboseEnabled()) builder->problem = problem.Describe();
                      if (problem.numel == 0) return Status::Ok();
                      return ChooseImplementation("apply_adam_w_v2", apply_adam_w::kImplementations,

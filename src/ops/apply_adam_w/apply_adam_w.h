@@ -21,8 +21,10 @@
 
 namespace openaclnn::apply_adam_w {
 
-// CANN's tensor parameter order (all are inputs of the executor, as CANN registers them).
-enum Slot : int { kVar = 0, kM = 1, kV = 2, kMaxGradNorm = 3, kGrad = 4, kStep = 5 };
+// Executor bindings: grad and step are inputs; the four tensors updated in place are outputs (so
+// that host staging on a CUDA device copies them back), each side in API order.
+enum InputSlot : int { kGrad = 0, kStep = 1 };
+enum OutputSlot : int { kVar = 0, kM = 1, kV = 2, kMaxGradNorm = 3 };
 
 struct Problem {
   int64_t numel = 0;

@@ -48,10 +48,10 @@ class FastPlan : public Plan {
   Status Run(const Bindings& b, void* /*workspace*/) const override {
     StepScalars s;
     OPENACLNN_RETURN_IF_ERROR(ReadStepScalars(p_, b.inputs[kStep], &s));
-    void* var = p_.var.First(b.inputs[kVar]);
-    void* m = p_.m.First(b.inputs[kM]);
-    void* v = p_.v.First(b.inputs[kV]);
-    void* vmax = p_.amsgrad ? p_.max_grad_norm.First(b.inputs[kMaxGradNorm]) : nullptr;
+    void* var = p_.var.First(b.outputs[kVar]);
+    void* m = p_.m.First(b.outputs[kM]);
+    void* v = p_.v.First(b.outputs[kV]);
+    void* vmax = p_.amsgrad ? p_.max_grad_norm.First(b.outputs[kMaxGradNorm]) : nullptr;
     const void* grad = p_.grad.First(static_cast<const void*>(b.inputs[kGrad]));
     const float decay = static_cast<float>(s.decay);
     const float step_size = static_cast<float>(s.step_size);

@@ -17,10 +17,10 @@ class ReferencePlan : public Plan {
   Status Run(const Bindings& b, void* /*workspace*/) const override {
     StepScalars s;
     OPENACLNN_RETURN_IF_ERROR(ReadStepScalars(p_, b.inputs[kStep], &s));
-    void* var = p_.var.First(b.inputs[kVar]);
-    void* m = p_.m.First(b.inputs[kM]);
-    void* v = p_.v.First(b.inputs[kV]);
-    void* vmax = p_.amsgrad ? p_.max_grad_norm.First(b.inputs[kMaxGradNorm]) : nullptr;
+    void* var = p_.var.First(b.outputs[kVar]);
+    void* m = p_.m.First(b.outputs[kM]);
+    void* v = p_.v.First(b.outputs[kV]);
+    void* vmax = p_.amsgrad ? p_.max_grad_norm.First(b.outputs[kMaxGradNorm]) : nullptr;
     const void* grad = p_.grad.First(static_cast<const void*>(b.inputs[kGrad]));
     const double beta1 = p_.beta1, beta2 = p_.beta2, eps = p_.eps;
     for (int64_t i = 0; i < p_.numel; ++i) {
