@@ -1,8 +1,9 @@
 // The CPU kernel of aclnnApplyAdamWV2: blocks of a fixed number of elements (from the problem
 // alone, so results are bitwise the same for any thread count), each gathered into fp32 buffers
-// (the kit's vector conversions for contiguous views), updated in fp32 and stored with one
-// rounding. Every operand of a block is read before any is written, so a grad that is the same
-// view as one of the updated tensors reads its old values.
+// (the kit's vector conversions for contiguous views), updated in fp32 with Highway
+// (adam_w_block.h: the same bits on every SIMD target) and stored with one rounding. Every operand
+// of a block is read before any is written, so a grad that is the same view as one of the updated
+// tensors reads its old values.
 #include <algorithm>
 #include <cmath>
 
@@ -11,6 +12,7 @@
 #include "backend/cpu/isa.h"
 #include "backend/cpu/thread_pool.h"
 #include "kernels/cpu/float_runs.h"
+#include "ops/apply_adam_w/adam_w_block.h"
 #include "ops/apply_adam_w/apply_adam_w.h"
 
 namespace openaclnn::apply_adam_w::cpu {
@@ -53,12 +55,16 @@ class FastPlan : public Plan {
     void* v = p_.v.First(b.outputs[kV]);
     void* vmax = p_.amsgrad ? p_.max_grad_norm.First(b.outputs[kMaxGradNorm]) : nullptr;
     const void* grad = p_.grad.First(static_cast<const void*>(b.inputs[kGrad]));
-    const float decay = static_cast<float>(s.decay);
-    const float step_size = static_cast<float>(s.step_size);
-    const float bc2_sqrt = static_cast<float>(s.bc2_sqrt);
-    const float beta1 = p_.beta1, beta2 = p_.beta2, eps = p_.eps;
-    const float one_minus_beta1 = 1.0f - beta1, one_minus_beta2 = 1.0f - beta2;
-    const float sign = p_.maximize ? -1.0f : 1.0f;
+    BlockScalars bs;
+    bs.sign = p_.maximize ? -1.0f : 1.0f;
+    bs.beta1 = p_.beta1;
+    bs.one_minus_beta1 = 1.0f - p_.beta1;
+    bs.beta2 = p_.beta2;
+    bs.one_minus_beta2 = 1.0f - p_.beta2;
+    bs.decay = static_cast<float>(s.decay);
+    bs.step_size = static_cast<float>(s.step_size);
+    bs.bc2_sqrt = static_cast<float>(s.bc2_sqrt);
+    bs.eps = p_.eps;
     const int64_t tasks = (p_.numel + kBlock - 1) / kBlock;
     openaclnn::cpu::ParallelFor(tasks, [&](int64_t t) {
       const int64_t begin = t * kBlock;
@@ -69,16 +75,7 @@ class FastPlan : public Plan {
       Gather(target_, p_.m, m, begin, n, ms);
       Gather(target_, p_.v, v, begin, n, vs);
       if (p_.amsgrad) Gather(target_, p_.max_grad_norm, vmax, begin, n, ws);
-      for (int64_t i = 0; i < n; ++i) {
-        const float g = sign * gs[i];
-        const float mi = beta1 * ms[i] + one_minus_beta1 * g;
-        const float vi = beta2 * vs[i] + one_minus_beta2 * g * g;
-        const float vm = p_.amsgrad ? std::max(ws[i], vi) : vi;
-        xs[i] = xs[i] * decay - step_size * (mi / (std::sqrt(vm) / bc2_sqrt + eps));
-        ms[i] = mi;
-        vs[i] = vi;
-        if (p_.amsgrad) ws[i] = vm;
-      }
+      UpdateBlock(target_, bs, p_.amsgrad, n, gs, xs, ms, vs, p_.amsgrad ? ws : nullptr);
       Scatter(target_, p_.var, var, begin, n, xs);
       Scatter(target_, p_.m, m, begin, n, ms);
       Scatter(target_, p_.v, v, begin, n, vs);

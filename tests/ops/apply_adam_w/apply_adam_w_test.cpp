@@ -16,6 +16,7 @@
 #include "aclnn/opdev/op_errno.h"
 #include "aclnnop/aclnn_apply_adam_w_v2.h"
 #include "api/dtype.h"
+#include "backend/cpu/isa.h"
 #include "backend/cpu/thread_pool.h"
 #include "util/device_tensor.h"
 #include "util/ops_fixtures.h"
@@ -234,6 +235,29 @@ TEST_F(ApplyAdamWTest, BitwiseForAnyThreadCount) {
     if (first.empty()) first = bytes;
     EXPECT_EQ(bytes, first) << threads << " threads";
   }
+}
+
+TEST_F(ApplyAdamWTest, BitwiseForEverySimdTarget) {
+  // 2048 + 13 elements: a whole block of vectors and a tail of single lanes.
+  Hyper h;
+  h.amsgrad = true;
+  h.maximize = true;
+  std::vector<std::vector<uint8_t>> first;
+  for (const std::string& isa : cpu::AvailableIsas()) {
+    SCOPED_TRACE(isa);
+    ASSERT_TRUE(cpu::SetPlanningIsaCap(isa));
+    std::mt19937 rng(4);
+    DeviceTensor x({2061}, ACL_FLOAT), m({2061}, ACL_FLOAT), v({2061}, ACL_FLOAT),
+        w({2061}, ACL_FLOAT), g({2061}, ACL_FLOAT), step({1}, ACL_INT64);
+    for (DeviceTensor* t : {&x, &m, &g}) t->FillUniform(&rng, -1, 1);
+    for (DeviceTensor* t : {&v, &w}) t->FillUniform(&rng, 0, 1e-3f);
+    step.FillDouble({2});
+    ASSERT_EQ(Run(x.get(), m.get(), v.get(), w.get(), g.get(), step.get(), h), ACLNN_SUCCESS);
+    std::vector<std::vector<uint8_t>> bytes = {x.Bytes(), m.Bytes(), v.Bytes(), w.Bytes()};
+    if (first.empty()) first = bytes;
+    EXPECT_EQ(bytes, first);
+  }
+  cpu::SetPlanningIsaCap("");
 }
 
 TEST_F(ApplyAdamWTest, WithoutAmsgradMaxGradNormIsUntouched) {
