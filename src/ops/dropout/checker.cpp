@@ -35,11 +35,37 @@ double RoundProb(double prob, aclDataType dtype) {
   }
 }
 
+Status CheckScalarInt64Tensor(const aclTensor& t, const char* param) {
+  if (t.dtype != ACL_INT64) {
+    return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "%s dtype must be INT64, got %s", param,
+                       DTypeName(t.dtype));
+  }
+  if (Numel(t) != 1 || t.view_dims.size() > static_cast<size_t>(kMaxRank)) {
+    return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "%s must hold exactly 1 element, got shape %s",
+                       param, ShapeString(t).c_str());
+  }
+  return CheckTensorExtent(t, param);
+}
+
 }  // namespace
 
+void ResolveSeedOffset(const GenMaskProblem& p, const Bindings& b, int64_t* seed, int64_t* offset) {
+  *seed = p.seed;
+  *offset = p.offset;
+  if (!p.seed_offset_tensors) return;
+  *seed = *static_cast<const int64_t*>(p.seed_tensor.First(static_cast<const void*>(b.inputs[0])));
+  const int64_t base =
+      *static_cast<const int64_t*>(p.offset_tensor.First(static_cast<const void*>(b.inputs[1])));
+  // Wrapping addition, as the device's int64 add.
+  *offset = static_cast<int64_t>(static_cast<uint64_t>(base) + static_cast<uint64_t>(p.offset));
+}
+
 Status CheckGenMask(const aclIntArray* shape, double prob, int64_t seed, int64_t offset,
-                    aclDataType prob_dtype, const aclTensor* out, GenMaskProblem* problem) {
+                    aclDataType prob_dtype, const aclTensor* out, const aclTensor* seed_tensor,
+                    const aclTensor* offset_tensor, bool tensor_form, GenMaskProblem* problem) {
   if (shape == nullptr) return NullptrError("shape");
+  if (tensor_form && seed_tensor == nullptr) return NullptrError("seedTensor");
+  if (tensor_form && offset_tensor == nullptr) return NullptrError("offsetTensor");
   if (out == nullptr) return NullptrError("out");
   if (out->dtype != ACL_UINT8) {
     return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "out dtype must be UINT8, got %s",
@@ -76,7 +102,16 @@ Status CheckGenMask(const aclIntArray* shape, double prob, int64_t seed, int64_t
                        ShapeString(*out).c_str());
   }
   OPENACLNN_RETURN_IF_ERROR(CheckTensorExtent(*out, "out"));
+  if (tensor_form) {
+    OPENACLNN_RETURN_IF_ERROR(CheckScalarInt64Tensor(*seed_tensor, "seedTensor"));
+    OPENACLNN_RETURN_IF_ERROR(CheckScalarInt64Tensor(*offset_tensor, "offsetTensor"));
+  }
   GenMaskProblem& p = *problem;
+  p.seed_offset_tensors = tensor_form;
+  if (tensor_form) {
+    DescribeTensor(*seed_tensor, &p.seed_tensor);
+    DescribeTensor(*offset_tensor, &p.offset_tensor);
+  }
   p.numel = numel;
   p.mask_bytes = need;
   p.prob = (prob == 0.0 || prob == 1.0) ? prob : RoundProb(prob, prob_dtype);

@@ -44,7 +44,9 @@ class GenMaskPlan : public Plan {
   Status Run(const Bindings& b, void* /*workspace*/) const override {
     auto* out = static_cast<uint8_t*>(p_.out.First(b.outputs[0]));
     const uint64_t threshold = KeepThreshold(p_.prob);
-    const PhiloxKey key = KeyOf(p_.seed);
+    int64_t seed = 0, offset = 0;
+    ResolveSeedOffset(p_, b, &seed, &offset);
+    const PhiloxKey key = KeyOf(seed);
     const bool contiguous = p_.out.IsContiguous();
     const int64_t tasks = (p_.mask_bytes + kGenMaskBytesPerTask - 1) / kGenMaskBytesPerTask;
     ParallelFor(tasks, [&](int64_t t) {
@@ -57,7 +59,7 @@ class GenMaskPlan : public Plan {
         return;
       }
       for (int64_t j = begin; j < end; ++j) {
-        out[contiguous ? j : ElementOffset(p_.out, j)] = MaskByte(j, p_.offset, key, threshold);
+        out[contiguous ? j : ElementOffset(p_.out, j)] = MaskByte(j, offset, key, threshold);
       }
     });
     return Status::Ok();

@@ -1,4 +1,5 @@
-// aclnnDropoutGenMask, aclnnDropoutGenMaskV2 and aclnnDropoutDoMask: the public entry points and
+// aclnnDropoutGenMask, aclnnDropoutGenMaskV2, aclnnDropoutGenMaskV2Tensor and aclnnDropoutDoMask:
+// the public entry points and
 // the implementation lists (OPENACLNN_FORCE_IMPL=dropout_gen_mask=reference,
 // dropout_do_mask=reference).
 #include "ops/dropout/dropout.h"
@@ -12,6 +13,7 @@ namespace {
 
 constexpr const char* kGenMask = "aclnnDropoutGenMask";
 constexpr const char* kGenMaskV2 = "aclnnDropoutGenMaskV2";
+constexpr const char* kGenMaskV2Tensor = "aclnnDropoutGenMaskV2Tensor";
 constexpr const char* kDoMask = "aclnnDropoutDoMask";
 
 const Implementation<GenMaskProblem> kGenMaskImplementations[] = {
@@ -24,18 +26,23 @@ const Implementation<DoMaskProblem> kDoMaskImplementations[] = {
     {"reference", DeviceKind::kCpu, DoMaskReferenceDeclines, MakeDoMaskReferencePlan},
 };
 
+// seed_tensor / offset_tensor: V2Tensor's (executor inputs 0 and 1), else null.
 aclnnStatus GenMaskPhase1(const char* op_name, const aclIntArray* shape, double prob, int64_t seed,
                           int64_t offset, aclDataType prob_dtype, aclTensor* out,
-                          uint64_t* workspace_size, aclOpExecutor** executor) {
-  return RunPhase1(
-      op_name, workspace_size, executor, {}, {out}, [&](PlanBuilder* builder) -> Status {
-        GenMaskProblem problem;
-        OPENACLNN_RETURN_IF_ERROR(
-            CheckGenMask(shape, prob, seed, offset, prob_dtype, out, &problem));
-        if (VerboseEnabled()) builder->problem = problem.Describe();
-        if (problem.mask_bytes == 0) return Status::Ok();
-        return ChooseImplementation("dropout_gen_mask", kGenMaskImplementations, problem, builder);
-      });
+                          const aclTensor* seed_tensor, const aclTensor* offset_tensor,
+                          bool tensor_form, uint64_t* workspace_size, aclOpExecutor** executor) {
+  auto build = [&](PlanBuilder* builder) -> Status {
+    GenMaskProblem problem;
+    OPENACLNN_RETURN_IF_ERROR(CheckGenMask(shape, prob, seed, offset, prob_dtype, out, seed_tensor,
+                                           offset_tensor, tensor_form, &problem));
+    if (VerboseEnabled()) builder->problem = problem.Describe();
+    if (problem.mask_bytes == 0) return Status::Ok();
+    return ChooseImplementation("dropout_gen_mask", kGenMaskImplementations, problem, builder);
+  };
+  if (tensor_form) {
+    return RunPhase1(op_name, workspace_size, executor, {seed_tensor, offset_tensor}, {out}, build);
+  }
+  return RunPhase1(op_name, workspace_size, executor, {}, {out}, build);
 }
 
 }  // namespace
@@ -46,7 +53,8 @@ aclnnStatus aclnnDropoutGenMaskGetWorkspaceSize(const aclIntArray* shape, double
                                                 uint64_t* workspaceSize, aclOpExecutor** executor) {
   // The first version draws with prob as FLOAT.
   return openaclnn::dropout::GenMaskPhase1(openaclnn::dropout::kGenMask, shape, prob, seed, offset,
-                                           ACL_FLOAT, out, workspaceSize, executor);
+                                           ACL_FLOAT, out, nullptr, nullptr, false, workspaceSize,
+                                           executor);
 }
 
 aclnnStatus aclnnDropoutGenMask(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
@@ -61,13 +69,31 @@ aclnnStatus aclnnDropoutGenMaskV2GetWorkspaceSize(const aclIntArray* shape, doub
                                                   uint64_t* workspaceSize,
                                                   aclOpExecutor** executor) {
   return openaclnn::dropout::GenMaskPhase1(openaclnn::dropout::kGenMaskV2, shape, prob, seed,
-                                           offset, probDataType, out, workspaceSize, executor);
+                                           offset, probDataType, out, nullptr, nullptr, false,
+                                           workspaceSize, executor);
 }
 
 aclnnStatus aclnnDropoutGenMaskV2(void* workspace, uint64_t workspaceSize, aclOpExecutor* executor,
                                   aclrtStream stream) {
   return openaclnn::RunPhase2(openaclnn::dropout::kGenMaskV2, workspace, workspaceSize, executor,
                               stream);
+}
+
+aclnnStatus aclnnDropoutGenMaskV2TensorGetWorkspaceSize(const aclIntArray* shape, double prob,
+                                                        const aclTensor* seedTensor,
+                                                        const aclTensor* offsetTensor,
+                                                        int64_t offset, aclDataType probDataType,
+                                                        aclTensor* out, uint64_t* workspaceSize,
+                                                        aclOpExecutor** executor) {
+  return openaclnn::dropout::GenMaskPhase1(openaclnn::dropout::kGenMaskV2Tensor, shape, prob, 0,
+                                           offset, probDataType, out, seedTensor, offsetTensor,
+                                           true, workspaceSize, executor);
+}
+
+aclnnStatus aclnnDropoutGenMaskV2Tensor(void* workspace, uint64_t workspaceSize,
+                                        aclOpExecutor* executor, aclrtStream stream) {
+  return openaclnn::RunPhase2(openaclnn::dropout::kGenMaskV2Tensor, workspace, workspaceSize,
+                              executor, stream);
 }
 
 aclnnStatus aclnnDropoutDoMaskGetWorkspaceSize(const aclTensor* self, const aclTensor* mask,

@@ -58,11 +58,20 @@ struct GenMaskProblem {
   int64_t offset = 0;
   aclDataType prob_dtype = ACL_FLOAT;
   TensorDesc out;
+  // aclnnDropoutGenMaskV2Tensor: the seed is the INT64 element of input 0 and the offset is
+  // `offset` plus the INT64 element of input 1, both read at launch.
+  bool seed_offset_tensors = false;
+  TensorDesc seed_tensor, offset_tensor;
   std::string Describe() const;
 };
 
+// The seed and offset a launch draws with (from the tensors for V2Tensor).
+void ResolveSeedOffset(const GenMaskProblem& p, const Bindings& b, int64_t* seed, int64_t* offset);
+
+// seed_tensor / offset_tensor: V2Tensor's tensors (then `seed` is unused), or both null.
 Status CheckGenMask(const aclIntArray* shape, double prob, int64_t seed, int64_t offset,
-                    aclDataType prob_dtype, const aclTensor* out, GenMaskProblem* problem);
+                    aclDataType prob_dtype, const aclTensor* out, const aclTensor* seed_tensor,
+                    const aclTensor* offset_tensor, bool tensor_form, GenMaskProblem* problem);
 
 const char* GenMaskReferenceDeclines(const GenMaskProblem& problem);
 std::unique_ptr<Plan> MakeGenMaskReferencePlan(const GenMaskProblem& problem,

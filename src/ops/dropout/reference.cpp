@@ -15,13 +15,15 @@ class GenMaskReferencePlan : public Plan {
   Status Run(const Bindings& b, void* /*workspace*/) const override {
     auto* out = static_cast<uint8_t*>(p_.out.First(b.outputs[0]));
     const uint64_t threshold = KeepThreshold(p_.prob);
-    const openaclnn::cpu::PhiloxKey key = KeyOf(p_.seed);
+    int64_t seed = 0, offset = 0;
+    ResolveSeedOffset(p_, b, &seed, &offset);
+    const openaclnn::cpu::PhiloxKey key = KeyOf(seed);
     for (int64_t j = 0; j < p_.mask_bytes; ++j) {
       unsigned byte = 0;
       for (int bit = 0; bit < 8; ++bit) {
         const int64_t i = 8 * j + bit;
         const openaclnn::cpu::PhiloxCounter r = openaclnn::cpu::Philox4x32x10(
-            CounterOf(static_cast<uint64_t>(i / kElementsPerBlock), p_.offset), key);
+            CounterOf(static_cast<uint64_t>(i / kElementsPerBlock), offset), key);
         if (r[i % kElementsPerBlock] < threshold) byte |= 1u << bit;
       }
       out[ElementOffset(p_.out, j)] = static_cast<uint8_t>(byte);

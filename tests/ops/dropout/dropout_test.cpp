@@ -191,6 +191,46 @@ TEST_F(DropoutTest, GenMaskV1DrawsWithFloatProb) {
   EXPECT_EQ(MaskValues(out), ExpectedMask(200, 42, 3, static_cast<float>(0.2)));
 }
 
+TEST_F(DropoutTest, GenMaskV2TensorReadsSeedAndOffsetAtLaunch) {
+  for (const char* impl : {"", "dropout_gen_mask=reference"}) {
+    setenv("OPENACLNN_FORCE_IMPL", impl, 1);
+    DeviceTensor seed({1}, ACL_INT64, TensorLayout::Offset(2)), offset({}, ACL_INT64),
+        out({64}, ACL_UINT8);
+    seed.FillDouble({-77});
+    offset.FillDouble({1000});
+    const int64_t dims[] = {500};
+    aclIntArray* shape = aclCreateIntArray(dims, 1);
+    uint64_t ws = 0;
+    aclOpExecutor* ex = nullptr;
+    ASSERT_EQ(aclnnDropoutGenMaskV2TensorGetWorkspaceSize(shape, 0.3, seed.get(), offset.get(), 5,
+                                                          ACL_BF16, out.get(), &ws, &ex),
+              ACLNN_SUCCESS)
+        << RecentError();
+    // The values are read at launch: change them between the phases.
+    offset.FillDouble({2000});
+    ASSERT_EQ(RunTwoPhase(ACLNN_SUCCESS, ws, ex, stream_, aclnnDropoutGenMaskV2Tensor),
+              ACLNN_SUCCESS)
+        << RecentError();
+    EXPECT_EQ(MaskValues(out), ExpectedMask(500, -77, 2005, RoundThroughBFloat16(0.3f)));
+    EXPECT_EQ(MaskValues(out), Mask(500, 0.3, -77, 2005, ACL_BF16));
+    // Errors: null and mistyped tensors.
+    ExpectMessage(aclnnDropoutGenMaskV2TensorGetWorkspaceSize(shape, 0.3, nullptr, offset.get(), 5,
+                                                              ACL_FLOAT, out.get(), &ws, &ex),
+                  ACLNN_ERR_PARAM_NULLPTR, {"seedTensor"});
+    ExpectMessage(aclnnDropoutGenMaskV2TensorGetWorkspaceSize(shape, 0.3, seed.get(), nullptr, 5,
+                                                              ACL_FLOAT, out.get(), &ws, &ex),
+                  ACLNN_ERR_PARAM_NULLPTR, {"offsetTensor"});
+    DeviceTensor seed32({1}, ACL_INT32), seed2({2}, ACL_INT64);
+    ExpectMessage(aclnnDropoutGenMaskV2TensorGetWorkspaceSize(
+                      shape, 0.3, seed32.get(), offset.get(), 5, ACL_FLOAT, out.get(), &ws, &ex),
+                  ACLNN_ERR_PARAM_INVALID, {"seedTensor", "INT64", "INT32"});
+    ExpectMessage(aclnnDropoutGenMaskV2TensorGetWorkspaceSize(shape, 0.3, seed.get(), seed2.get(),
+                                                              5, ACL_FLOAT, out.get(), &ws, &ex),
+                  ACLNN_ERR_PARAM_INVALID, {"offsetTensor", "1 element"});
+    aclDestroyIntArray(shape);
+  }
+}
+
 TEST_F(DropoutTest, ProbRoundedToProbDataType) {
   // 0.1 rounds differently as FLOAT16 (0.0999755859375) and BFLOAT16 (0.10009765625).
   const int64_t n = 1 << 16;
