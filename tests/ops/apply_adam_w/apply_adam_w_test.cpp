@@ -201,6 +201,25 @@ TEST_F(ApplyAdamWTest, CraftedExactValues) {
   }
 }
 
+TEST_F(ApplyAdamWTest, ZeroDimParameter) {
+  // A 0-d parameter (accepted although the page says rank 1 to 8), the crafted case above.
+  Hyper h;
+  h.lr = 0.5f;
+  h.beta1 = 0;
+  h.beta2 = 0;
+  h.weight_decay = 0.5f;
+  h.eps = 0;
+  DeviceTensor x({}, ACL_FLOAT16), m({}, ACL_FLOAT16), v({}, ACL_FLOAT16), g({}, ACL_FLOAT16),
+      step({}, ACL_FLOAT);
+  x.Fill({4});
+  g.Fill({2});
+  step.FillDouble({1.5});
+  ASSERT_EQ(Run(x.get(), m.get(), v.get(), nullptr, g.get(), step.get(), h), ACLNN_SUCCESS)
+      << RecentError();
+  EXPECT_EQ(x.Values(), std::vector<float>{2.5f});
+  EXPECT_EQ(v.Values(), std::vector<float>{4.0f});
+}
+
 TEST_F(ApplyAdamWTest, GradAliasingVarReadsTheOldValues) {
   Hyper h;
   DeviceTensor x({300}, ACL_FLOAT), m({300}, ACL_FLOAT), v({300}, ACL_FLOAT), step({1}, ACL_INT64);
