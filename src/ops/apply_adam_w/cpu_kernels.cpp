@@ -43,6 +43,13 @@ void Scatter(const KernelTarget& target, const TensorDesc& d, void* base, int64_
     StoreFromFloat(base, d.dtype, ElementOffset(d, begin + i), src[i]);
 }
 
+// The operand's own memory for elements [begin, begin + kBlock) when it is a contiguous FLOAT
+// view, else `buffer`.
+float* Direct(const TensorDesc& d, void* base, int64_t begin, float* buffer) {
+  if (d.dtype == ACL_FLOAT && d.IsContiguous()) return static_cast<float*>(base) + begin;
+  return buffer;
+}
+
 class FastPlan : public Plan {
  public:
   FastPlan(const Problem& p, KernelTarget target) : p_(p), target_(target) {}
@@ -69,17 +76,25 @@ class FastPlan : public Plan {
     openaclnn::cpu::ParallelFor(tasks, [&](int64_t t) {
       const int64_t begin = t * kBlock;
       const int64_t n = std::min(kBlock, p_.numel - begin);
-      float xs[kBlock], ms[kBlock], vs[kBlock], gs[kBlock], ws[kBlock];
-      Gather(target_, p_.grad, grad, begin, n, gs);
-      Gather(target_, p_.var, var, begin, n, xs);
-      Gather(target_, p_.m, m, begin, n, ms);
-      Gather(target_, p_.v, v, begin, n, vs);
-      if (p_.amsgrad) Gather(target_, p_.max_grad_norm, vmax, begin, n, ws);
-      UpdateBlock(target_, bs, p_.amsgrad, n, gs, xs, ms, vs, p_.amsgrad ? ws : nullptr);
-      Scatter(target_, p_.var, var, begin, n, xs);
-      Scatter(target_, p_.m, m, begin, n, ms);
-      Scatter(target_, p_.v, v, begin, n, vs);
-      if (p_.amsgrad) Scatter(target_, p_.max_grad_norm, vmax, begin, n, ws);
+      // FLOAT contiguous operands are updated where they lie; the others go through fp32
+      // buffers. An operand and a grad that are the same view are then both direct or both
+      // buffered, and the update reads each vector of lanes before writing it.
+      float buffers[5][kBlock];
+      float* xs = Direct(p_.var, var, begin, buffers[0]);
+      float* ms = Direct(p_.m, m, begin, buffers[1]);
+      float* vs = Direct(p_.v, v, begin, buffers[2]);
+      float* gs = Direct(p_.grad, const_cast<void*>(grad), begin, buffers[3]);
+      float* ws = p_.amsgrad ? Direct(p_.max_grad_norm, vmax, begin, buffers[4]) : nullptr;
+      if (gs == buffers[3]) Gather(target_, p_.grad, grad, begin, n, gs);
+      if (xs == buffers[0]) Gather(target_, p_.var, var, begin, n, xs);
+      if (ms == buffers[1]) Gather(target_, p_.m, m, begin, n, ms);
+      if (vs == buffers[2]) Gather(target_, p_.v, v, begin, n, vs);
+      if (ws == buffers[4]) Gather(target_, p_.max_grad_norm, vmax, begin, n, ws);
+      UpdateBlock(target_, bs, p_.amsgrad, n, gs, xs, ms, vs, ws);
+      if (xs == buffers[0]) Scatter(target_, p_.var, var, begin, n, xs);
+      if (ms == buffers[1]) Scatter(target_, p_.m, m, begin, n, ms);
+      if (vs == buffers[2]) Scatter(target_, p_.v, v, begin, n, vs);
+      if (ws == buffers[4]) Scatter(target_, p_.max_grad_norm, vmax, begin, n, ws);
     });
     return Status::Ok();
   }
