@@ -73,6 +73,23 @@ class FastPlan : public Plan {
     bs.bc2_sqrt = static_cast<float>(s.bc2_sqrt);
     bs.eps = p_.eps;
     const int64_t tasks = (p_.numel + kBlock - 1) / kBlock;
+    // Every operand contiguous with one dtype: the update converts inside its vectors.
+    const aclDataType type = p_.var.dtype;
+    bool uniform = true;
+    for (const TensorDesc* d : {&p_.var, &p_.m, &p_.v, &p_.grad}) {
+      uniform = uniform && d->dtype == type && d->IsContiguous();
+    }
+    if (p_.amsgrad) {
+      uniform = uniform && p_.max_grad_norm.dtype == type && p_.max_grad_norm.IsContiguous();
+    }
+    if (uniform) {
+      openaclnn::cpu::ParallelFor(tasks, [&](int64_t t) {
+        const int64_t begin = t * kBlock;
+        UpdateRun(target_, ToElemType(type), bs, p_.amsgrad, begin,
+                  std::min(kBlock, p_.numel - begin), grad, var, m, v, vmax);
+      });
+      return Status::Ok();
+    }
     openaclnn::cpu::ParallelFor(tasks, [&](int64_t t) {
       const int64_t begin = t * kBlock;
       const int64_t n = std::min(kBlock, p_.numel - begin);
