@@ -1,9 +1,10 @@
 // The CPU kernel of aclnnApplyAdamWV2: blocks of a fixed number of elements (from the problem
-// alone, so results are bitwise the same for any thread count), each gathered into fp32 buffers
-// (the kit's vector conversions for contiguous views), updated in fp32 with Highway
-// (adam_w_block.h: the same bits on every SIMD target) and stored with one rounding. Every operand
-// of a block is read before any is written, so a grad that is the same view as one of the updated
-// tensors reads its old values.
+// alone, so results are bitwise the same for any thread count). Operands that are all contiguous
+// with one dtype are updated in place by the Highway update, which widens and rounds inside its
+// vectors; otherwise each block's operands go through fp32 buffers (FLOAT contiguous ones are used
+// where they lie). The update (adam_w_block.h) gives the same bits on every SIMD target and reads
+// each vector of lanes of every operand before writing any, so a grad that is the same view as
+// one of the updated tensors reads its old values.
 #include <algorithm>
 #include <cmath>
 
