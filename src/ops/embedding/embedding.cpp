@@ -1,13 +1,12 @@
 // aclnnEmbedding and aclnnEmbeddingDenseBackward: the public entry points, the implementation
 // list they share, and the index reading every implementation uses.
-#include <cmath>
 #include <string>
 
 #include "aclnnop/aclnn_embedding.h"
 #include "aclnnop/aclnn_embedding_dense_backward.h"
 #include "api/dtype.h"
 #include "api/elem_type.h"
-#include "kernels/cpu/element_convert.h"
+#include "kernels/cpu/index_read.h"
 #include "ops/embedding/problem.h"
 
 namespace openaclnn::embedding {
@@ -29,41 +28,23 @@ std::string Problem::Describe() const {
 }
 
 Status ReadIndices(const Problem& p, const void* indices_base, const char* op_name, int64_t* dst) {
-  const void* first = p.indices.First(indices_base);
-  const ElemType type = ToElemType(p.indices.dtype);
-  const bool floating = IsFloating(type);
-  const bool contiguous = p.indices.IsContiguous();
-  for (int64_t i = 0; i < p.num_indices; ++i) {
-    const int64_t at = contiguous ? i : ElementOffset(p.indices, i);
-    int64_t index = 0;
-    bool valid = true;
-    if (floating) {
-      const double v = openaclnn::cpu::LoadAsDouble(type, first, at);
-      // Truncation toward zero, as a cast to an integer index does; NaN and infinities are out of
-      // range whatever the table size.
-      valid = std::isfinite(v) && v > -1.0 && v < static_cast<double>(p.num_weights);
-      if (!valid) {
-        return ErrorStatus(ACLNN_ERR_PARAM_INVALID,
-                           "%s: indices element %lld is %g, outside [0, %lld) (the rows of %s)",
-                           op_name, static_cast<long long>(i), v,
-                           static_cast<long long>(p.num_weights),
-                           p.kind == Kind::kForward ? "weight" : "out");
-      }
-      index = static_cast<int64_t>(v);
-    } else {
-      index = openaclnn::cpu::LoadAsInt64(type, first, at);
-      valid = index >= 0 && index < p.num_weights;
-    }
-    if (!valid) {
-      return ErrorStatus(ACLNN_ERR_PARAM_INVALID,
-                         "%s: indices element %lld is %lld, outside [0, %lld) (the rows of %s)",
-                         op_name, static_cast<long long>(i), static_cast<long long>(index),
-                         static_cast<long long>(p.num_weights),
-                         p.kind == Kind::kForward ? "weight" : "out");
-    }
-    dst[i] = index;
+  openaclnn::cpu::IndexCheck check;
+  check.bound = p.num_weights;
+  const openaclnn::cpu::BadIndex bad =
+      openaclnn::cpu::ReadIndices(p.indices, p.indices.First(indices_base), check, dst);
+  if (bad.position < 0) return Status::Ok();
+  const char* rows = p.kind == Kind::kForward ? "weight" : "out";
+  if (IsFloating(ToElemType(p.indices.dtype))) {
+    return ErrorStatus(ACLNN_ERR_PARAM_INVALID,
+                       "%s: indices element %lld is %g, outside [0, %lld) (the rows of %s)",
+                       op_name, static_cast<long long>(bad.position), bad.value,
+                       static_cast<long long>(p.num_weights), rows);
   }
-  return Status::Ok();
+  return ErrorStatus(ACLNN_ERR_PARAM_INVALID,
+                     "%s: indices element %lld is %lld, outside [0, %lld) (the rows of %s)",
+                     op_name, static_cast<long long>(bad.position),
+                     static_cast<long long>(bad.value), static_cast<long long>(p.num_weights),
+                     rows);
 }
 
 namespace {

@@ -6,7 +6,7 @@
 #include "aclnnop/aclnn_nll_loss_backward.h"
 #include "api/dtype.h"
 #include "api/elem_type.h"
-#include "kernels/cpu/element_convert.h"
+#include "kernels/cpu/index_read.h"
 #include "ops/nll_loss/problem.h"
 
 namespace openaclnn::nll_loss {
@@ -27,24 +27,19 @@ std::string Problem::Describe() const {
 }
 
 Status ReadTargets(const Problem& p, const void* target_base, int64_t* dst) {
-  const void* first = p.target.First(target_base);
-  const ElemType type = ToElemType(p.target.dtype);
-  for (int64_t i = 0; i < p.n; ++i) {
-    const int64_t t = openaclnn::cpu::LoadAsInt64(type, first, ElementOffset(p.target, i));
-    if (t == p.ignore_index) {
-      dst[i] = -1;
-      continue;
-    }
-    if (t < 0 || t >= p.c) {
-      return ErrorStatus(ACLNN_ERR_PARAM_INVALID,
-                         "%s: target element %lld is %lld, outside [0, %lld) (the classes of "
-                         "self) and not ignoreIndex %lld",
-                         OpName(p.kind), static_cast<long long>(i), static_cast<long long>(t),
-                         static_cast<long long>(p.c), static_cast<long long>(p.ignore_index));
-    }
-    dst[i] = t;
-  }
-  return Status::Ok();
+  openaclnn::cpu::IndexCheck check;
+  check.bound = p.c;
+  check.has_allowed = true;
+  check.allowed = p.ignore_index;
+  const openaclnn::cpu::BadIndex bad =
+      openaclnn::cpu::ReadIndices(p.target, p.target.First(target_base), check, dst);
+  if (bad.position < 0) return Status::Ok();
+  return ErrorStatus(ACLNN_ERR_PARAM_INVALID,
+                     "%s: target element %lld is %lld, outside [0, %lld) (the classes of self) "
+                     "and not ignoreIndex %lld",
+                     OpName(p.kind), static_cast<long long>(bad.position),
+                     static_cast<long long>(bad.value), static_cast<long long>(p.c),
+                     static_cast<long long>(p.ignore_index));
 }
 
 namespace {

@@ -264,6 +264,29 @@ TEST_F(EmbeddingTest, ForwardOutOfRangeIndicesFailAtSynchronizeAndWriteNothing) 
   }
 }
 
+TEST_F(EmbeddingTest, ManyIndicesReportTheFirstBadOneForAnyThreadCount) {
+  // 200000 indices read in several chunks; bad ones at 150001 and 70003: the lowest is reported.
+  const int64_t n = 200000;
+  DeviceTensor weight({10, 2}, ACL_FLOAT), out({n, 2}, ACL_FLOAT);
+  for (aclDataType t : {ACL_INT64, ACL_INT32}) {
+    DeviceTensor indices({n}, t, TensorLayout::Strided(2));
+    std::vector<double> idx(n);
+    for (int64_t i = 0; i < n; ++i) idx[i] = static_cast<double>(i % 10);
+    idx[150001] = 10;
+    idx[70003] = -4;
+    indices.FillDouble(idx);
+    for (int threads : {1, 3}) {
+      cpu::SetNumThreads(threads);
+      out.Reset();
+      EXPECT_EQ(RunForward(weight.get(), indices.get(), out.get()), ACLNN_ERR_PARAM_INVALID);
+      EXPECT_NE(RecentError().find("indices element 70003 is -4"), std::string::npos)
+          << RecentError();
+      EXPECT_TRUE(out.Untouched());
+    }
+    cpu::SetNumThreads(0);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Dense backward
 
