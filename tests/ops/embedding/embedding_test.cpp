@@ -496,9 +496,10 @@ TEST_F(EmbeddingTest, BackwardOutOfRangeIndicesFailAtSynchronizeAndWriteNothing)
 }
 
 TEST_F(EmbeddingTest, BackwardBitwiseIdenticalForAnyThreadCount) {
-  // Many grad rows per index (long fp32 sums) and many out rows (many chunks).
+  // Many grad rows per index (long fp32 sums) and many out rows: 1 and 6 chunks of 512 rows
+  // (each chunk scans the indices), and 79 chunks (the counting-sort path).
   for (aclDataType dtype : {ACL_FLOAT, ACL_BF16}) {
-    for (int64_t num_weights : {int64_t{37}, int64_t{3000}}) {
+    for (int64_t num_weights : {int64_t{37}, int64_t{3000}, int64_t{40000}}) {
       const BackwardCase c{{60, 70}, num_weights, 64, dtype, ACL_INT32, 5, true};
       cpu::SetNumThreads(1);
       const std::vector<uint8_t> one = CheckBackward(c, 9, false);
