@@ -27,7 +27,7 @@ std::string Problem::Describe() const {
   return s;
 }
 
-Status ReadIndices(const Problem& p, const void* indices_base, const char* op_name, int64_t* dst) {
+Status ReadIndices(const Problem& p, const void* indices_base, int64_t* dst) {
   openaclnn::cpu::IndexCheck check;
   check.bound = p.num_weights;
   const openaclnn::cpu::BadIndex bad =
@@ -36,15 +36,14 @@ Status ReadIndices(const Problem& p, const void* indices_base, const char* op_na
   const char* rows = p.kind == Kind::kForward ? "weight" : "out";
   if (IsFloating(ToElemType(p.indices.dtype))) {
     return ErrorStatus(ACLNN_ERR_PARAM_INVALID,
-                       "%s: indices element %lld is %g, outside [0, %lld) (the rows of %s)",
-                       op_name, static_cast<long long>(bad.position), bad.value,
+                       "indices element %lld is %g, outside [0, %lld) (the rows of %s)",
+                       static_cast<long long>(bad.position), bad.value,
                        static_cast<long long>(p.num_weights), rows);
   }
   return ErrorStatus(ACLNN_ERR_PARAM_INVALID,
-                     "%s: indices element %lld is %lld, outside [0, %lld) (the rows of %s)",
-                     op_name, static_cast<long long>(bad.position),
-                     static_cast<long long>(bad.value), static_cast<long long>(p.num_weights),
-                     rows);
+                     "indices element %lld is %lld, outside [0, %lld) (the rows of %s)",
+                     static_cast<long long>(bad.position), static_cast<long long>(bad.value),
+                     static_cast<long long>(p.num_weights), rows);
 }
 
 namespace {

@@ -33,10 +33,6 @@ struct Problem {
   std::string Describe() const;
 };
 
-inline const char* OpName(Kind kind) {
-  return kind == Kind::kForward ? "aclnnEmbedding" : "aclnnEmbeddingDenseBackward";
-}
-
 Status CheckForward(const aclTensor* weight, const aclTensor* indices, const aclTensor* out,
                     Problem* problem);
 Status CheckDenseBackward(const aclTensor* grad, const aclTensor* indices, uint64_t num_weights,
@@ -45,9 +41,9 @@ Status CheckDenseBackward(const aclTensor* grad, const aclTensor* indices, uint6
 
 // Reads the problem's indices in row-major order into dst[0, num_indices), each as an int64:
 // integers as they are, BOOL as 0/1, floating values truncated toward zero. Any value outside
-// [0, num_weights) (NaN and infinities included) fails with 161002 naming `op_name`, the element
-// and its value, and stops before anything is written to an output.
-Status ReadIndices(const Problem& p, const void* indices_base, const char* op_name, int64_t* dst);
+// [0, num_weights) (NaN and infinities included) fails with 161002 naming the element and its
+// value (the stream adds the operator's name), before anything is written to an output.
+Status ReadIndices(const Problem& p, const void* indices_base, int64_t* dst);
 
 // Storage offset, in elements from the view's first element, of row `row` of `desc` seen as
 // [rows, desc.dims[rank - 1]] (the leading dims flattened in row-major order).

@@ -17,8 +17,7 @@ class ReferencePlan : public Plan {
 
   Status Run(const Bindings& bindings, void* /*workspace*/) const override {
     std::vector<int64_t> index(static_cast<size_t>(p_.num_indices));
-    OPENACLNN_RETURN_IF_ERROR(
-        ReadIndices(p_, bindings.inputs[kIndices], OpName(p_.kind), index.data()));
+    OPENACLNN_RETURN_IF_ERROR(ReadIndices(p_, bindings.inputs[kIndices], index.data()));
     const int last = p_.table.rank - 1;
     if (p_.kind == Kind::kForward) {
       const size_t esize = DTypeSize(p_.table.dtype);

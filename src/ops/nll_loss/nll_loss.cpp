@@ -35,11 +35,10 @@ Status ReadTargets(const Problem& p, const void* target_base, int64_t* dst) {
       openaclnn::cpu::ReadIndices(p.target, p.target.First(target_base), check, dst);
   if (bad.position < 0) return Status::Ok();
   return ErrorStatus(ACLNN_ERR_PARAM_INVALID,
-                     "%s: target element %lld is %lld, outside [0, %lld) (the classes of self) "
+                     "target element %lld is %lld, outside [0, %lld) (the classes of self) "
                      "and not ignoreIndex %lld",
-                     OpName(p.kind), static_cast<long long>(bad.position),
-                     static_cast<long long>(bad.value), static_cast<long long>(p.c),
-                     static_cast<long long>(p.ignore_index));
+                     static_cast<long long>(bad.position), static_cast<long long>(bad.value),
+                     static_cast<long long>(p.c), static_cast<long long>(p.ignore_index));
 }
 
 namespace {

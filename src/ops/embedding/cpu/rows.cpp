@@ -38,7 +38,7 @@ class ForwardPlan : public Plan {
 
   Status Run(const Bindings& bindings, void* workspace) const override {
     int64_t* index = WorkspaceBooking::At<int64_t>(workspace, index_offset_);
-    OPENACLNN_RETURN_IF_ERROR(ReadIndices(p_, bindings.inputs[kIndices], OpName(p_.kind), index));
+    OPENACLNN_RETURN_IF_ERROR(ReadIndices(p_, bindings.inputs[kIndices], index));
     const int64_t esize = static_cast<int64_t>(DTypeSize(p_.table.dtype));
     const auto* weight = static_cast<const unsigned char*>(
         p_.table.First(static_cast<const void*>(bindings.inputs[kWeight])));
@@ -93,7 +93,7 @@ class DenseBackwardPlan : public Plan {
 
   Status Run(const Bindings& bindings, void* workspace) const override {
     int64_t* index = WorkspaceBooking::At<int64_t>(workspace, index_offset_);
-    OPENACLNN_RETURN_IF_ERROR(ReadIndices(p_, bindings.inputs[kIndices], OpName(p_.kind), index));
+    OPENACLNN_RETURN_IF_ERROR(ReadIndices(p_, bindings.inputs[kIndices], index));
     const void* grad = p_.table.First(static_cast<const void*>(bindings.inputs[kGrad]));
     void* out = p_.out.First(bindings.outputs[kOut]);
     if (scan_) {
