@@ -1,0 +1,147 @@
+// The CPU implementation of both NLL loss operators. The targets are read and checked once (into
+// the workspace) before anything is written.
+//
+// Forward: each row's loss -weight[t] * self[r, t] is a product of two values widened to double.
+// Reduction none (self (N, C)) writes them in fixed chunks of rows on the pool. Mean and sum add
+// them, and the weights, in double per fixed chunk of rows (chunk partials in the workspace), then
+// add the partials in chunk order: the same sums for any thread count.
+//
+// Backward: the out rows in fixed chunks on the pool; each row is zeroed and its target element
+// set to -weight[t] * gradOutput (divided by totalWeight for mean), rounded once.
+#include <algorithm>
+#include <cstring>
+
+#include "api/dtype.h"
+#include "backend/cpu/thread_pool.h"
+#include "kernels/cpu/element_convert.h"
+#include "ops/nll_loss/problem.h"
+
+namespace openaclnn::nll_loss::cpu {
+namespace {
+
+// Rows per chunk of the forward's sums and per-row losses.
+constexpr int64_t kForwardRowsPerChunk = 1 << 13;
+// About this many out elements per chunk of the backward.
+constexpr int64_t kBackwardElementsPerChunk = 1 << 15;
+
+void Store(void* base, aclDataType dtype, int64_t i, double v) {
+  StoreFromFloat(base, dtype, i, openaclnn::cpu::NarrowToFloat(v));
+}
+
+int64_t Chunks(int64_t rows, int64_t rows_per_chunk) {
+  return (rows + rows_per_chunk - 1) / rows_per_chunk;
+}
+
+class ForwardPlan : public Plan {
+ public:
+  ForwardPlan(const Problem& p, WorkspaceBooking* workspace)
+      : p_(p),
+        target_offset_(workspace->Book(static_cast<size_t>(p.n) * 8)),
+        partial_offset_(
+            workspace->Book(static_cast<size_t>(Chunks(p.n, kForwardRowsPerChunk)) * 16)) {}
+
+  Status Run(const Bindings& bindings, void* workspace) const override {
+    int64_t* target = WorkspaceBooking::At<int64_t>(workspace, target_offset_);
+    double* partial = WorkspaceBooking::At<double>(workspace, partial_offset_);
+    OPENACLNN_RETURN_IF_ERROR(ReadTargets(p_, bindings.inputs[kFwdTarget], target));
+    const void* self = p_.self.First(static_cast<const void*>(bindings.inputs[kFwdSelf]));
+    const void* weight = p_.weight.First(static_cast<const void*>(bindings.inputs[kFwdWeight]));
+    void* out = p_.out.First(bindings.outputs[kFwdOut]);
+    void* total = p_.total.First(bindings.outputs[kFwdTotal]);
+    const int64_t chunks = Chunks(p_.n, kForwardRowsPerChunk);
+    openaclnn::cpu::ParallelFor(chunks, [&](int64_t chunk) {
+      const int64_t end = std::min(p_.n, (chunk + 1) * kForwardRowsPerChunk);
+      double sum = 0.0, total_weight = 0.0;
+      for (int64_t r = chunk * kForwardRowsPerChunk; r < end; ++r) {
+        const int64_t t = target[r];
+        double loss = 0.0;
+        if (t >= 0) {
+          const double w = LoadAsFloat(weight, p_.weight.dtype, t * p_.weight.strides[0]);
+          const double x =
+              LoadAsFloat(self, p_.self.dtype, r * p_.row_stride + t * p_.class_stride);
+          loss = -w * x;
+          sum += loss;
+          total_weight += w;
+        }
+        if (p_.per_row()) Store(out, p_.out.dtype, r * p_.per_row_stride, loss);
+      }
+      partial[2 * chunk] = sum;
+      partial[2 * chunk + 1] = total_weight;
+    });
+    if (p_.per_row()) {
+      Store(total, p_.total.dtype, 0, 0.0);
+      return Status::Ok();
+    }
+    double sum = 0.0, total_weight = 0.0;
+    for (int64_t chunk = 0; chunk < chunks; ++chunk) {
+      sum += partial[2 * chunk];
+      total_weight += partial[2 * chunk + 1];
+    }
+    Store(out, p_.out.dtype, 0, p_.reduction == kMean ? sum / total_weight : sum);
+    Store(total, p_.total.dtype, 0, total_weight);
+    return Status::Ok();
+  }
+
+ private:
+  Problem p_;
+  size_t target_offset_, partial_offset_;
+};
+
+class BackwardPlan : public Plan {
+ public:
+  BackwardPlan(const Problem& p, WorkspaceBooking* workspace)
+      : p_(p), target_offset_(workspace->Book(static_cast<size_t>(p.n) * 8)) {}
+
+  Status Run(const Bindings& bindings, void* workspace) const override {
+    int64_t* target = WorkspaceBooking::At<int64_t>(workspace, target_offset_);
+    OPENACLNN_RETURN_IF_ERROR(ReadTargets(p_, bindings.inputs[kBwdTarget], target));
+    const void* grad =
+        p_.grad_output.First(static_cast<const void*>(bindings.inputs[kBwdGradOutput]));
+    const void* weight = p_.weight.First(static_cast<const void*>(bindings.inputs[kBwdWeight]));
+    auto* out = static_cast<unsigned char*>(p_.out.First(bindings.outputs[kBwdOut]));
+    double total_weight = 1.0;
+    if (p_.reduction == kMean) {
+      const void* total = p_.total.First(static_cast<const void*>(bindings.inputs[kBwdTotal]));
+      total_weight = LoadAsFloat(total, p_.total.dtype, 0);
+    }
+    const int64_t esize = static_cast<int64_t>(DTypeSize(p_.out.dtype));
+    const int64_t rows_per_chunk =
+        std::max<int64_t>(1, kBackwardElementsPerChunk / std::max<int64_t>(p_.c, 1));
+    openaclnn::cpu::ParallelFor(Chunks(p_.n, rows_per_chunk), [&](int64_t chunk) {
+      const int64_t end = std::min(p_.n, (chunk + 1) * rows_per_chunk);
+      for (int64_t r = chunk * rows_per_chunk; r < end; ++r) {
+        unsigned char* row = out + r * p_.row_stride * esize;
+        // 0.0 is all zero bits in FLOAT, FLOAT16 and BFLOAT16.
+        if (p_.class_stride == 1) {
+          std::memset(row, 0, static_cast<size_t>(p_.c * esize));
+        } else {
+          for (int64_t cls = 0; cls < p_.c; ++cls) {
+            std::memset(row + cls * p_.class_stride * esize, 0, static_cast<size_t>(esize));
+          }
+        }
+        const int64_t t = target[r];
+        if (t < 0) continue;
+        double g = LoadAsFloat(grad, p_.grad_output.dtype, r * p_.per_row_stride);
+        if (p_.reduction == kMean) g /= total_weight;
+        const double w = LoadAsFloat(weight, p_.weight.dtype, t * p_.weight.strides[0]);
+        Store(row, p_.out.dtype, t * p_.class_stride, -w * g);
+      }
+    });
+    return Status::Ok();
+  }
+
+ private:
+  Problem p_;
+  size_t target_offset_;
+};
+
+}  // namespace
+
+const char* FastDeclines(const Problem&) { return nullptr; }
+
+std::unique_ptr<Plan> MakeFastPlan(const Problem& problem, WorkspaceBooking* workspace) {
+  if (problem.kind == Kind::kForward) return std::make_unique<ForwardPlan>(problem, workspace);
+  return std::make_unique<BackwardPlan>(problem, workspace);
+}
+
+}  // namespace openaclnn::nll_loss::cpu
