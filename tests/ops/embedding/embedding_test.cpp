@@ -516,6 +516,28 @@ TEST_F(EmbeddingTest, BackwardBitwiseIdenticalForAnyThreadCount) {
   }
 }
 
+TEST_F(EmbeddingTest, NegativeStridesBothDirections) {
+  // weight rows reversed, indices walked backwards, out with both strides negative.
+  DeviceTensor weight({5, 3}, ACL_FLOAT, TensorLayout::Explicit({-3, 1}, 12));
+  DeviceTensor indices({4}, ACL_INT64, TensorLayout::Explicit({-2}, 6));
+  DeviceTensor out({4, 3}, ACL_FLOAT, TensorLayout::Explicit({-3, -1}, 11));
+  weight.Fill({0, 1, 2, 10, 11, 12, 20, 21, 22, 30, 31, 32, 40, 41, 42});
+  indices.FillDouble({4, 1, 1, 0});
+  ASSERT_EQ(RunForward(weight.get(), indices.get(), out.get()), ACLNN_SUCCESS) << RecentError();
+  EXPECT_EQ(out.Values(), (std::vector<float>{40, 41, 42, 10, 11, 12, 10, 11, 12, 0, 1, 2}));
+  EXPECT_EQ(out.DamagedCanaries(), 0);
+  // Backward: grad with a negative row stride, out (the table) with negative strides.
+  DeviceTensor grad({4, 3}, ACL_BF16, TensorLayout::Explicit({-3, 1}, 9));
+  DeviceTensor table({5, 3}, ACL_BF16, TensorLayout::Explicit({-3, -1}, 14));
+  grad.Fill({1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+  ASSERT_EQ(RunBackward(grad.get(), indices.get(), 5, kNoPadding, false, table.get()),
+            ACLNN_SUCCESS)
+      << RecentError();
+  EXPECT_EQ(table.Values(),
+            (std::vector<float>{10, 11, 12, 11, 13, 15, 0, 0, 0, 0, 0, 0, 1, 2, 3}));
+  EXPECT_EQ(table.DamagedCanaries(), 0);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Phase-1 errors
 

@@ -433,6 +433,27 @@ TEST_F(NllLossTest, BitwiseIdenticalForAnyThreadCount) {
   }
 }
 
+TEST_F(NllLossTest, NegativeStrides) {
+  // self with both strides negative, target and weight reversed.
+  DeviceTensor self({2, 3}, ACL_FLOAT, TensorLayout::Explicit({-3, -1}, 5));
+  DeviceTensor target({2}, ACL_INT32, TensorLayout::Explicit({-1}, 1));
+  DeviceTensor weight({3}, ACL_FLOAT, TensorLayout::Explicit({-1}, 2));
+  self.Fill({-1, -2, -3, -4, -5, -6});
+  target.FillDouble({2, 0});
+  weight.Fill({1, 2, 3});
+  DeviceTensor rows({2}, ACL_FLOAT, TensorLayout::Explicit({-4}, 4)), total({1}, ACL_FLOAT);
+  ASSERT_EQ(RunForward(self, target, weight, 0, -100, rows, total), ACLNN_SUCCESS) << RecentError();
+  EXPECT_EQ(rows.Values(), (std::vector<float>{9, 4}));
+  EXPECT_EQ(rows.DamagedCanaries(), 0);
+  DeviceTensor g({2}, ACL_FLOAT, TensorLayout::Explicit({-1}, 1));
+  DeviceTensor gin({2, 3}, ACL_FLOAT, TensorLayout::Explicit({-1, -2}, 5));
+  g.Fill({10, 100});
+  ASSERT_EQ(RunBackward(g, self, target, weight, 0, -100, total, gin), ACLNN_SUCCESS)
+      << RecentError();
+  EXPECT_EQ(gin.Values(), (std::vector<float>{0, 0, -30, -100, 0, 0}));
+  EXPECT_EQ(gin.DamagedCanaries(), 0);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Phase-1 errors
 
