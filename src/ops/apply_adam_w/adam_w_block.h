@@ -1,0 +1,25 @@
+#pragma once
+// The AdamW update of one block of fp32 buffers, with Highway on the SIMD target a plan holds.
+// Every target (and the one-lane tail) performs the same IEEE operations in the same order, with no
+// fused multiply-add, so the bits do not depend on the target.
+
+#include <cstdint>
+
+#include "backend/cpu/isa.h"
+
+namespace openaclnn::apply_adam_w::cpu {
+
+struct BlockScalars {
+  float sign = 1;  // -1 with maximize
+  float beta1 = 0, one_minus_beta1 = 1, beta2 = 0, one_minus_beta2 = 1;
+  float decay = 1, step_size = 0, bc2_sqrt = 1, eps = 0;
+};
+
+// For i < n: g = sign * grad; m = beta1 m + (1 - beta1) g; v = beta2 v + ((1 - beta2) g) g;
+// vm = amsgrad ? (vmax = (vmax < v ? v : vmax)) : v;
+// var = var * decay - step_size * (m / (sqrt(vm) / bc2_sqrt + eps)). vmax may be null without
+// amsgrad.
+void UpdateBlock(const openaclnn::cpu::KernelTarget& target, const BlockScalars& s, bool amsgrad,
+                 int64_t n, const float* grad, float* var, float* m, float* v, float* vmax);
+
+}  // namespace openaclnn::apply_adam_w::cpu

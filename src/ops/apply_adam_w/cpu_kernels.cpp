@@ -1,0 +1,100 @@
+// The CPU kernel of aclnnApplyAdamWV2: blocks of a fixed number of elements (from the problem
+// alone, so results are bitwise the same for any thread count), each gathered into fp32 buffers
+// (the kit's vector conversions for contiguous views), updated in fp32 with Highway
+// (adam_w_block.h: the same bits on every SIMD target) and stored with one rounding. Every operand
+// of a block is read before any is written, so a grad that is the same view as one of the updated
+// tensors reads its old values.
+#include <algorithm>
+#include <cmath>
+
+#include "api/dtype.h"
+#include "api/elem_type.h"
+#include "backend/cpu/isa.h"
+#include "backend/cpu/thread_pool.h"
+#include "kernels/cpu/float_runs.h"
+#include "ops/apply_adam_w/adam_w_block.h"
+#include "ops/apply_adam_w/apply_adam_w.h"
+
+namespace openaclnn::apply_adam_w::cpu {
+namespace {
+
+using openaclnn::cpu::KernelTarget;
+
+constexpr int64_t kBlock = 2048;
+
+void Gather(const KernelTarget& target, const TensorDesc& d, const void* base, int64_t begin,
+            int64_t n, float* dst) {
+  if (d.IsContiguous()) {
+    LoadFloatRun(target, ToElemType(d.dtype),
+                 static_cast<const char*>(base) + begin * DTypeSize(d.dtype), n, dst);
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i) dst[i] = LoadAsFloat(base, d.dtype, ElementOffset(d, begin + i));
+}
+
+void Scatter(const KernelTarget& target, const TensorDesc& d, void* base, int64_t begin, int64_t n,
+             const float* src) {
+  if (d.IsContiguous()) {
+    StoreFloatRun(target, ToElemType(d.dtype), src, n,
+                  static_cast<char*>(base) + begin * DTypeSize(d.dtype));
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i)
+    StoreFromFloat(base, d.dtype, ElementOffset(d, begin + i), src[i]);
+}
+
+class FastPlan : public Plan {
+ public:
+  FastPlan(const Problem& p, KernelTarget target) : p_(p), target_(target) {}
+
+  Status Run(const Bindings& b, void* /*workspace*/) const override {
+    StepScalars s;
+    OPENACLNN_RETURN_IF_ERROR(ReadStepScalars(p_, b.inputs[kStep], &s));
+    void* var = p_.var.First(b.outputs[kVar]);
+    void* m = p_.m.First(b.outputs[kM]);
+    void* v = p_.v.First(b.outputs[kV]);
+    void* vmax = p_.amsgrad ? p_.max_grad_norm.First(b.outputs[kMaxGradNorm]) : nullptr;
+    const void* grad = p_.grad.First(static_cast<const void*>(b.inputs[kGrad]));
+    BlockScalars bs;
+    bs.sign = p_.maximize ? -1.0f : 1.0f;
+    bs.beta1 = p_.beta1;
+    bs.one_minus_beta1 = 1.0f - p_.beta1;
+    bs.beta2 = p_.beta2;
+    bs.one_minus_beta2 = 1.0f - p_.beta2;
+    bs.decay = static_cast<float>(s.decay);
+    bs.step_size = static_cast<float>(s.step_size);
+    bs.bc2_sqrt = static_cast<float>(s.bc2_sqrt);
+    bs.eps = p_.eps;
+    const int64_t tasks = (p_.numel + kBlock - 1) / kBlock;
+    openaclnn::cpu::ParallelFor(tasks, [&](int64_t t) {
+      const int64_t begin = t * kBlock;
+      const int64_t n = std::min(kBlock, p_.numel - begin);
+      float xs[kBlock], ms[kBlock], vs[kBlock], gs[kBlock], ws[kBlock];
+      Gather(target_, p_.grad, grad, begin, n, gs);
+      Gather(target_, p_.var, var, begin, n, xs);
+      Gather(target_, p_.m, m, begin, n, ms);
+      Gather(target_, p_.v, v, begin, n, vs);
+      if (p_.amsgrad) Gather(target_, p_.max_grad_norm, vmax, begin, n, ws);
+      UpdateBlock(target_, bs, p_.amsgrad, n, gs, xs, ms, vs, p_.amsgrad ? ws : nullptr);
+      Scatter(target_, p_.var, var, begin, n, xs);
+      Scatter(target_, p_.m, m, begin, n, ms);
+      Scatter(target_, p_.v, v, begin, n, vs);
+      if (p_.amsgrad) Scatter(target_, p_.max_grad_norm, vmax, begin, n, ws);
+    });
+    return Status::Ok();
+  }
+  const char* target_name() const override { return target_.name; }
+
+ private:
+  const Problem p_;
+  const KernelTarget target_;
+};
+
+}  // namespace
+
+const char* FastDeclines(const Problem&) { return nullptr; }
+std::unique_ptr<Plan> MakeFastPlan(const Problem& problem, WorkspaceBooking*) {
+  return std::make_unique<FastPlan>(problem, openaclnn::cpu::PlanningTarget());
+}
+
+}  // namespace openaclnn::apply_adam_w::cpu
