@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Checks train_transformer_block's gradients against PyTorch in float64.
 
-Runs `train_transformer_block --dump-gradients DIR` (one FLOAT step without dropout; it writes the
-batch, the initial parameters and every parameter's gradient), rebuilds the same block in PyTorch
+Runs `train_transformer_block --dump-gradients DIR` (one FLOAT step, without dropout unless the
+extra options give one; it writes the batch, the initial parameters, every parameter's gradient
+and the dropout keep mask), rebuilds the same block in PyTorch
 float64 from those parameters, differentiates the same loss and compares each gradient:
 max |ours - torch| <= rtol * max |torch| + atol (defaults 1e-4 and 1e-6: fp32 against float64).
 Prints the worst difference per parameter; exits 1 on a mismatch, 77 (ctest's skip code) when
@@ -19,11 +20,12 @@ import sys
 import tempfile
 
 try:
-    import numpy as np
     import torch
 except ImportError as error:  # ctest's SKIP_RETURN_CODE
-    print(f"check_gradients: SKIPPED, PyTorch (and numpy) are needed: {error}")
+    print(f"check_gradients: SKIPPED, PyTorch is needed: {error}")
     sys.exit(77)
+
+DTYPES = {"float32": torch.float32, "int64": torch.int64, "uint8": torch.uint8}
 
 
 def load(directory):
@@ -31,8 +33,10 @@ def load(directory):
         index = json.load(f)
     tensors = {}
     for entry in index["tensors"]:
-        data = np.fromfile(os.path.join(directory, entry["file"]), dtype=entry["dtype"])
-        tensors[entry["name"]] = torch.from_numpy(data.reshape(entry["shape"]).copy())
+        with open(os.path.join(directory, entry["file"]), "rb") as f:
+            data = bytearray(f.read())
+        tensors[entry["name"]] = torch.frombuffer(data, dtype=DTYPES[entry["dtype"]]).reshape(
+            entry["shape"]).clone()
     return index, tensors
 
 
@@ -54,7 +58,12 @@ def reference_loss(index, t, p):
     v = split(x1 @ p["wv"] + p["bv"])
     causal = torch.triu(torch.full((seq, seq), float(index["mask_value"]), dtype=torch.float64), 1)
     scores = q @ k.transpose(-1, -2) / math.sqrt(dh) + causal
-    ctx = (scores.softmax(-1) @ v).transpose(1, 2).reshape(batch, seq, d_model)
+    probs = scores.softmax(-1)
+    if index["dropout"] > 0:  # the program's keep mask: bit i (LSB first) of byte i // 8
+        bits = t["keep_mask"].long()
+        kept = ((bits[:, None] >> torch.arange(8)) & 1).reshape(-1)[:probs.numel()]
+        probs = probs * kept.reshape(probs.shape).double() / (1 - index["dropout"])
+    ctx = (probs @ v).transpose(1, 2).reshape(batch, seq, d_model)
     x2 = x0 + ctx @ p["wo"] + p["bo"]
     x3 = F.layer_norm(x2, (d_model,), p["ln2_weight"], p["ln2_bias"], eps)
     x4 = x2 + F.gelu(x3 @ p["w1"] + p["b1"]) @ p["w2"] + p["b2"]

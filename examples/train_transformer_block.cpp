@@ -20,9 +20,9 @@
 //
 // --target: exit 1 unless the mean loss of the first five steps is at least FACTOR times that of
 // the last five. --bench: print the median step time (steps after the first five).
-// --dump-gradients DIR: one FLOAT step without dropout; writes the batch, the initial parameters
-// and every parameter's gradient as raw .bin files with an index.json (check_gradients.py
-// compares them with PyTorch in float64).
+// --dump-gradients DIR: one FLOAT step, without dropout unless --dropout is given; writes the
+// batch, the initial parameters, every parameter's gradient (and the dropout keep mask) as raw
+// .bin files with an index.json (check_gradients.py compares them with PyTorch in float64).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -172,6 +172,7 @@ class Tensor {
   aclDataType dtype() const { return dtype_; }
   int64_t numel() const { return numel_; }
   const std::vector<int64_t>& shape() const { return shape_; }
+  void* data() const { return data_; }
 
   // Another aclTensor on the same memory (destroyed with this tensor); strides and offset in
   // elements. Without strides, the view is contiguous.
@@ -605,13 +606,15 @@ class Trainer {
     char line[512];
     std::snprintf(line, sizeof(line),
                   "  \"vocab\": %lld, \"seq\": %lld, \"batch\": %lld, \"d_model\": %lld, "
-                  "\"heads\": %lld, \"d_ff\": %lld,\n  \"layer_norm_eps\": %g, \"mask_value\": "
+                  "\"heads\": %lld, \"d_ff\": %lld,\n  \"dropout\": %.17g, \"layer_norm_eps\": %g, "
+                  "\"mask_value\": "
                   "%g, \"ignore_index\": %lld, \"loss\": %.9g,\n  \"layout\": \"tokens and "
                   "targets are [seq, batch] (row s * batch + b)\",\n  \"tensors\": [\n",
                   static_cast<long long>(V_), static_cast<long long>(S_),
                   static_cast<long long>(B_), static_cast<long long>(D_),
-                  static_cast<long long>(H_), static_cast<long long>(F_), kLayerNormEps,
-                  static_cast<double>(kMaskValue), static_cast<long long>(kIgnoreIndex), loss);
+                  static_cast<long long>(H_), static_cast<long long>(F_), dropout_now_,
+                  kLayerNormEps, static_cast<double>(kMaskValue),
+                  static_cast<long long>(kIgnoreIndex), loss);
     index += line;
     bool first = true;
     auto entry = [&](const std::string& name, const std::vector<int64_t>& shape, const char* dtype,
@@ -633,6 +636,14 @@ class Trainer {
     };
     bool ok = entry("tokens", {S_, B_}, "int64", host_tokens_.data(), host_tokens_.size() * 8) &&
               entry("targets", {S_, B_}, "int64", host_targets_.data(), host_targets_.size() * 8);
+    if (dropout_now_ > 0) {  // bit i (LSB first) of byte i / 8: element i of [B*H, S, S] kept
+      const int64_t bytes = keep_bits_->numel();
+      std::vector<uint8_t> bits(bytes);
+      CHECK_RET(aclrtMemcpy(bits.data(), bytes, keep_bits_->data(), bytes,
+                            ACL_MEMCPY_DEVICE_TO_HOST) == 0,
+                "aclrtMemcpy failed");
+      ok = ok && entry("keep_mask", {bytes}, "uint8", bits.data(), bits.size());
+    }
     for (auto& p : params_) {
       const std::vector<float> value = p->master->Download();
       const std::vector<float> grad = p->grad->Download();
@@ -695,6 +706,7 @@ double Seconds() {
 }
 
 bool ParseOptions(int argc, char** argv, Options* o) {
+  bool dropout_given = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const char* value = i + 1 < argc ? argv[i + 1] : nullptr;
@@ -751,6 +763,7 @@ bool ParseOptions(int argc, char** argv, Options* o) {
     } else if (arg == "--dropout") {
       if (!need()) return false;
       o->dropout = std::atof(value);
+      dropout_given = true;
     } else if (arg == "--seed") {
       if (!need()) return false;
       o->seed = std::strtoull(value, nullptr, 10);
@@ -775,7 +788,7 @@ bool ParseOptions(int argc, char** argv, Options* o) {
   }
   if (!o->dump_dir.empty()) {
     o->steps = 1;
-    o->dropout = 0;
+    if (!dropout_given) o->dropout = 0;
     o->dtype = ACL_FLOAT;
   }
   if ((o->steps < 10 && o->dump_dir.empty()) || o->vocab < 3 || o->seq < 2 || o->seq % 2 != 0 ||
