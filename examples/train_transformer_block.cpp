@@ -582,10 +582,7 @@ class Trainer {
 
   // AdamW on every parameter's master, then the BFLOAT16 copies refreshed.
   void Update() {
-    float one = 1.0f;
-    aclScalar* inc = aclCreateScalar(&one, ACL_FLOAT);
-    RUN(aclnnInplaceAdds, step_->get(), inc, one_);
-    aclDestroyScalar(inc);
+    RUN(aclnnInplaceAdds, step_->get(), one_, one_);  // the step count lives on the device
     for (auto& p : params_) {
       RUN(aclnnApplyAdamWV2, p->master->get(), p->m->get(), p->v->get(), nullptr, p->grad->get(),
           step_->get(), o_.lr, 0.9f, 0.98f, p->decay ? o_.weight_decay : 0.0f, 1e-8f, false, false);
