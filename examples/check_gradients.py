@@ -100,7 +100,7 @@ def main():
           f" {'ok' if loss_ok else 'MISMATCH'}")
     failures = 0 if loss_ok else 1
     print(f"{'parameter':<12} {'shape':<12} {'max|grad|':>11} {'max|diff|':>11} {'bound':>11}"
-          f" {'diff/max':>9}")
+          f" {'diff/max':>9} {'diff/bound':>10}")
     for name, param in params.items():
         ref = param.grad
         ours = t["grad_" + name].double()
@@ -111,7 +111,8 @@ def main():
         failures += 0 if ok else 1
         shape = "x".join(str(d) for d in ref.shape)
         print(f"{name:<12} {shape:<12} {scale:11.4g} {diff:11.4g} {bound:11.4g}"
-              f" {diff / scale if scale > 0 else 0:9.2e} {'ok' if ok else 'MISMATCH'}")
+              f" {diff / scale if scale > 0 else 0:9.2e} {diff / bound:10.2e}"
+              f" {'ok' if ok else 'MISMATCH'}")
     print(f"check_gradients: {len(params)} parameters, {failures} mismatches: "
           f"{'PASS' if failures == 0 else 'FAIL'}")
     return 0 if failures == 0 else 1
