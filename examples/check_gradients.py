@@ -113,7 +113,7 @@ def main():
         print(f"{name:<12} {shape:<12} {scale:11.4g} {diff:11.4g} {bound:11.4g}"
               f" {diff / scale if scale > 0 else 0:9.2e} {diff / bound:10.2e}"
               f" {'ok' if ok else 'MISMATCH'}")
-    print(f"check_gradients: {len(params)} parameters, {failures} mismatches: "
+    print(f"check_gradients: loss and {len(params)} gradients, {failures} mismatches: "
           f"{'PASS' if failures == 0 else 'FAIL'}")
     return 0 if failures == 0 else 1
 
