@@ -4,10 +4,14 @@
 // maxGradNorm); a stream pass over the same bytes timed in alternation with the operator
 // (stream_floor.h); and the fraction of it the operator reaches.
 //
-//   bench_apply_adam_w [--quick] [--shape=INDEX]
-// (no PyTorch peer yet: --torch_results is accepted and ignored.)
+// With --torch_results=FILE (written by bench/bench_apply_adam_w.py): PyTorch's fused AdamW step
+// (torch._fused_adamw_) on the same sizes, and its time over ours.
+//
+//   bench_apply_adam_w [--quick] [--shape=INDEX] [--torch_results=FILE]
+#include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -116,22 +120,43 @@ int main(int argc, char** argv) {
   }
   const int pairs = args.quick ? 3 : 21;
   const double seconds = args.quick ? 0.05 : 1.0;
-  std::printf("openaclnn ApplyAdamWV2, %d threads, ISA %s\n\n", openaclnn::cpu::NumThreads(),
-              openaclnn::cpu::ActiveIsa().c_str());
-  std::printf("| elements | dtype | amsgrad | openaclnn ms | GB/s | stream GB/s | of stream |\n");
-  std::printf("|---:|---|---|---:|---:|---:|---:|\n");
+  std::string torch_version;
+  const std::map<std::string, double> torch =
+      openaclnn::bench::ReadTorchResults(args.torch_path, &torch_version);
+  std::printf("openaclnn ApplyAdamWV2, %d threads, ISA %s; PyTorch: %s\n\n",
+              openaclnn::cpu::NumThreads(), openaclnn::cpu::ActiveIsa().c_str(),
+              torch.empty() ? "not measured (pass --torch_results)" : torch_version.c_str());
+  std::printf(
+      "| elements | dtype | amsgrad | openaclnn ms | GB/s | stream GB/s | of stream | PyTorch ms | "
+      "PyTorch / ours |\n");
+  std::printf("|---:|---|---|---:|---:|---:|---:|---:|---:|\n");
+  double log_torch = 0;
+  int count_torch = 0;
   for (int si : sizes) {
     for (aclDataType dt : {ACL_FLOAT, ACL_BF16}) {
       for (bool amsgrad : {false, true}) {
         const Result r = Measure(kSizes[si], dt, amsgrad, stream, pairs, seconds);
         if (r.ours <= 0) continue;
-        std::printf("| %lld | %s | %s | %.3f | %.1f | %.1f | %.0f %% |\n",
+        char torch_cell[64] = "-", torch_ratio[64] = "-";
+        const auto th = torch.find(std::to_string(si) + "/" + (dt == ACL_BF16 ? "bf16" : "f32") +
+                                   (amsgrad ? "_amsgrad" : ""));
+        if (th != torch.end()) {
+          std::snprintf(torch_cell, sizeof(torch_cell), "%.3f", th->second * 1e3);
+          std::snprintf(torch_ratio, sizeof(torch_ratio), "%.2f", th->second / r.ours);
+          log_torch += std::log(th->second / r.ours);
+          ++count_torch;
+        }
+        std::printf("| %lld | %s | %s | %.3f | %.1f | %.1f | %.0f %% | %s | %s |\n",
                     static_cast<long long>(kSizes[si]), dt == ACL_BF16 ? "BF16" : "FLOAT",
                     amsgrad ? "yes" : "no", r.ours * 1e3, r.bytes / r.ours / 1e9,
-                    r.bytes / r.stream / 1e9, 100.0 * r.fraction);
+                    r.bytes / r.stream / 1e9, 100.0 * r.fraction, torch_cell, torch_ratio);
         std::fflush(stdout);
       }
     }
+  }
+  if (count_torch > 0) {
+    std::printf("\napply_adam_w_v2: geometric mean %.2fx PyTorch\n",
+                std::exp(log_torch / count_torch));
   }
   aclrtDestroyStream(stream);
   aclrtResetDevice(0);

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "api/elem_type.h"
 #include "backend/cpu/isa.h"
 
 namespace openaclnn::apply_adam_w::cpu {
@@ -21,5 +22,12 @@ struct BlockScalars {
 // amsgrad.
 void UpdateBlock(const openaclnn::cpu::KernelTarget& target, const BlockScalars& s, bool amsgrad,
                  int64_t n, const float* grad, float* var, float* m, float* v, float* vmax);
+
+// The same update on elements begin .. begin + n - 1 of five contiguous operands that all hold
+// `type` (FLOAT, FLOAT16 or BFLOAT16), widened exactly and rounded once on the store, without
+// fp32 buffers. vmax may be null without amsgrad.
+void UpdateRun(const openaclnn::cpu::KernelTarget& target, ElemType type, const BlockScalars& s,
+               bool amsgrad, int64_t begin, int64_t n, const void* grad, void* var, void* m,
+               void* v, void* vmax);
 
 }  // namespace openaclnn::apply_adam_w::cpu

@@ -1,9 +1,10 @@
 // The CPU kernel of aclnnApplyAdamWV2: blocks of a fixed number of elements (from the problem
-// alone, so results are bitwise the same for any thread count), each gathered into fp32 buffers
-// (the kit's vector conversions for contiguous views), updated in fp32 with Highway
-// (adam_w_block.h: the same bits on every SIMD target) and stored with one rounding. Every operand
-// of a block is read before any is written, so a grad that is the same view as one of the updated
-// tensors reads its old values.
+// alone, so results are bitwise the same for any thread count). Operands that are all contiguous
+// with one dtype are updated in place by the Highway update, which widens and rounds inside its
+// vectors; otherwise each block's operands go through fp32 buffers (FLOAT contiguous ones are used
+// where they lie). The update (adam_w_block.h) gives the same bits on every SIMD target and reads
+// each vector of lanes of every operand before writing any, so a grad that is the same view as
+// one of the updated tensors reads its old values.
 #include <algorithm>
 #include <cmath>
 
@@ -43,6 +44,13 @@ void Scatter(const KernelTarget& target, const TensorDesc& d, void* base, int64_
     StoreFromFloat(base, d.dtype, ElementOffset(d, begin + i), src[i]);
 }
 
+// The operand's own memory for elements [begin, begin + kBlock) when it is a contiguous FLOAT
+// view, else `buffer`.
+float* Direct(const TensorDesc& d, void* base, int64_t begin, float* buffer) {
+  if (d.dtype == ACL_FLOAT && d.IsContiguous()) return static_cast<float*>(base) + begin;
+  return buffer;
+}
+
 class FastPlan : public Plan {
  public:
   FastPlan(const Problem& p, KernelTarget target) : p_(p), target_(target) {}
@@ -66,20 +74,45 @@ class FastPlan : public Plan {
     bs.bc2_sqrt = static_cast<float>(s.bc2_sqrt);
     bs.eps = p_.eps;
     const int64_t tasks = (p_.numel + kBlock - 1) / kBlock;
+    // Every operand contiguous with one dtype: the update converts inside its vectors.
+    const aclDataType type = p_.var.dtype;
+    bool uniform = true;
+    for (const TensorDesc* d : {&p_.var, &p_.m, &p_.v, &p_.grad}) {
+      uniform = uniform && d->dtype == type && d->IsContiguous();
+    }
+    if (p_.amsgrad) {
+      uniform = uniform && p_.max_grad_norm.dtype == type && p_.max_grad_norm.IsContiguous();
+    }
+    if (uniform) {
+      openaclnn::cpu::ParallelFor(tasks, [&](int64_t t) {
+        const int64_t begin = t * kBlock;
+        UpdateRun(target_, ToElemType(type), bs, p_.amsgrad, begin,
+                  std::min(kBlock, p_.numel - begin), grad, var, m, v, vmax);
+      });
+      return Status::Ok();
+    }
     openaclnn::cpu::ParallelFor(tasks, [&](int64_t t) {
       const int64_t begin = t * kBlock;
       const int64_t n = std::min(kBlock, p_.numel - begin);
-      float xs[kBlock], ms[kBlock], vs[kBlock], gs[kBlock], ws[kBlock];
-      Gather(target_, p_.grad, grad, begin, n, gs);
-      Gather(target_, p_.var, var, begin, n, xs);
-      Gather(target_, p_.m, m, begin, n, ms);
-      Gather(target_, p_.v, v, begin, n, vs);
-      if (p_.amsgrad) Gather(target_, p_.max_grad_norm, vmax, begin, n, ws);
-      UpdateBlock(target_, bs, p_.amsgrad, n, gs, xs, ms, vs, p_.amsgrad ? ws : nullptr);
-      Scatter(target_, p_.var, var, begin, n, xs);
-      Scatter(target_, p_.m, m, begin, n, ms);
-      Scatter(target_, p_.v, v, begin, n, vs);
-      if (p_.amsgrad) Scatter(target_, p_.max_grad_norm, vmax, begin, n, ws);
+      // FLOAT contiguous operands are updated where they lie; the others go through fp32
+      // buffers. An operand and a grad that are the same view are then both direct or both
+      // buffered, and the update reads each vector of lanes before writing it.
+      float buffers[5][kBlock];
+      float* xs = Direct(p_.var, var, begin, buffers[0]);
+      float* ms = Direct(p_.m, m, begin, buffers[1]);
+      float* vs = Direct(p_.v, v, begin, buffers[2]);
+      float* gs = Direct(p_.grad, const_cast<void*>(grad), begin, buffers[3]);
+      float* ws = p_.amsgrad ? Direct(p_.max_grad_norm, vmax, begin, buffers[4]) : nullptr;
+      if (gs == buffers[3]) Gather(target_, p_.grad, grad, begin, n, gs);
+      if (xs == buffers[0]) Gather(target_, p_.var, var, begin, n, xs);
+      if (ms == buffers[1]) Gather(target_, p_.m, m, begin, n, ms);
+      if (vs == buffers[2]) Gather(target_, p_.v, v, begin, n, vs);
+      if (ws == buffers[4]) Gather(target_, p_.max_grad_norm, vmax, begin, n, ws);
+      UpdateBlock(target_, bs, p_.amsgrad, n, gs, xs, ms, vs, ws);
+      if (xs == buffers[0]) Scatter(target_, p_.var, var, begin, n, xs);
+      if (ms == buffers[1]) Scatter(target_, p_.m, m, begin, n, ms);
+      if (vs == buffers[2]) Scatter(target_, p_.v, v, begin, n, vs);
+      if (ws == buffers[4]) Scatter(target_, p_.max_grad_norm, vmax, begin, n, ws);
     });
     return Status::Ok();
   }

@@ -2,7 +2,12 @@
 // bytes, from the problem alone; every bit is a function of (seed, offset, element index), so the
 // mask and DoMask's output are bitwise the same for any thread count.
 #include <algorithm>
+#include <cstring>
 #include <vector>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
 
 #include "api/dtype.h"
 #include "api/elem_type.h"
@@ -37,9 +42,79 @@ inline uint8_t MaskByte(int64_t j, int64_t offset, const PhiloxKey& key, uint64_
   return static_cast<uint8_t>(byte);
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+// Four mask bytes j .. j + 3 (eight Philox blocks 2j .. 2j + 7, one per 32-bit lane) with AVX2;
+// 2j must not wrap the low counter word inside the vector (2j is a multiple of 8 here). The same
+// integer operations as Philox4x32x10, so the same bits.
+__attribute__((target("avx2"))) void MaskBytes4Avx2(int64_t j, int64_t offset, const PhiloxKey& key,
+                                                    uint32_t threshold, uint8_t* dst) {
+  const uint64_t b = static_cast<uint64_t>(2 * j);
+  const uint64_t o = static_cast<uint64_t>(offset);
+  __m256i c0 = _mm256_add_epi32(_mm256_set1_epi32(static_cast<int>(static_cast<uint32_t>(b))),
+                                _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  __m256i c1 = _mm256_set1_epi32(static_cast<int>(static_cast<uint32_t>(b >> 32)));
+  __m256i c2 = _mm256_set1_epi32(static_cast<int>(static_cast<uint32_t>(o)));
+  __m256i c3 = _mm256_set1_epi32(static_cast<int>(static_cast<uint32_t>(o >> 32)));
+  const __m256i m0 = _mm256_set1_epi32(static_cast<int>(0xD2511F53u));
+  const __m256i m1 = _mm256_set1_epi32(static_cast<int>(0xCD9E8D57u));
+  uint32_t k0 = key[0], k1 = key[1];
+  for (int round = 0; round < 10; ++round) {
+    if (round > 0) {
+      k0 += 0x9E3779B9u;
+      k1 += 0xBB67AE85u;
+    }
+    // 32x32 -> 64-bit products of the even lanes, then of the odd lanes shifted down.
+    const __m256i e0 = _mm256_mul_epu32(c0, m0),
+                  o0 = _mm256_mul_epu32(_mm256_srli_epi64(c0, 32), m0);
+    const __m256i e1 = _mm256_mul_epu32(c2, m1),
+                  o1 = _mm256_mul_epu32(_mm256_srli_epi64(c2, 32), m1);
+    const __m256i lo0 = _mm256_blend_epi32(e0, _mm256_slli_epi64(o0, 32), 0xAA);
+    const __m256i hi0 = _mm256_blend_epi32(_mm256_srli_epi64(e0, 32), o0, 0xAA);
+    const __m256i lo1 = _mm256_blend_epi32(e1, _mm256_slli_epi64(o1, 32), 0xAA);
+    const __m256i hi1 = _mm256_blend_epi32(_mm256_srli_epi64(e1, 32), o1, 0xAA);
+    const __m256i n0 =
+        _mm256_xor_si256(_mm256_xor_si256(hi1, c1), _mm256_set1_epi32(static_cast<int>(k0)));
+    const __m256i n2 =
+        _mm256_xor_si256(_mm256_xor_si256(hi0, c3), _mm256_set1_epi32(static_cast<int>(k1)));
+    c0 = n0;
+    c1 = lo1;
+    c2 = n2;
+    c3 = lo0;
+  }
+  // Unsigned word < threshold, as a signed compare with both sides' sign bits flipped.
+  const __m256i flip = _mm256_set1_epi32(static_cast<int>(0x80000000u));
+  const __m256i limit = _mm256_xor_si256(_mm256_set1_epi32(static_cast<int>(threshold)), flip);
+  unsigned kept[4];
+  const __m256i words[4] = {c0, c1, c2, c3};
+  for (int k = 0; k < 4; ++k) {
+    const __m256i lt = _mm256_cmpgt_epi32(limit, _mm256_xor_si256(words[k], flip));
+    kept[k] = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(lt)));
+  }
+  for (int q = 0; q < 4; ++q) {
+    unsigned byte = 0;
+    for (int k = 0; k < 4; ++k) {
+      byte |= ((kept[k] >> (2 * q)) & 1u) << k;
+      byte |= ((kept[k] >> (2 * q + 1)) & 1u) << (k + 4);
+    }
+    dst[q] = static_cast<uint8_t>(byte);
+  }
+}
+#endif
+
+// True when the plan's target may run the AVX2 Philox (every x86 target from AVX2 up).
+bool UsesAvx2Philox(const KernelTarget& target) {
+#if defined(__x86_64__) || defined(__i386__)
+  return std::strncmp(target.name, "avx", 3) == 0;
+#else
+  return false;
+#endif
+}
+
 class GenMaskPlan : public Plan {
  public:
-  explicit GenMaskPlan(const GenMaskProblem& p) : p_(p) {}
+  GenMaskPlan(const GenMaskProblem& p, KernelTarget target)
+      : p_(p), target_(target), avx2_(UsesAvx2Philox(target)) {}
+  const char* target_name() const override { return avx2_ ? "avx2" : "scalar"; }
 
   Status Run(const Bindings& b, void* /*workspace*/) const override {
     auto* out = static_cast<uint8_t*>(p_.out.First(b.outputs[0]));
@@ -58,7 +133,20 @@ class GenMaskPlan : public Plan {
         for (int64_t j = begin; j < end; ++j) out[contiguous ? j : ElementOffset(p_.out, j)] = fill;
         return;
       }
-      for (int64_t j = begin; j < end; ++j) {
+      int64_t j = begin;
+#if defined(__x86_64__) || defined(__i386__)
+      if (avx2_) {
+        // begin is a multiple of 4096: blocks 2j start at multiples of 8.
+        uint8_t bytes[4];
+        for (; j + 4 <= end; j += 4) {
+          MaskBytes4Avx2(j, offset, key, static_cast<uint32_t>(threshold), bytes);
+          for (int q = 0; q < 4; ++q) {
+            out[contiguous ? j + q : ElementOffset(p_.out, j + q)] = bytes[q];
+          }
+        }
+      }
+#endif
+      for (; j < end; ++j) {
         out[contiguous ? j : ElementOffset(p_.out, j)] = MaskByte(j, offset, key, threshold);
       }
     });
@@ -67,6 +155,8 @@ class GenMaskPlan : public Plan {
 
  private:
   const GenMaskProblem p_;
+  const KernelTarget target_;
+  const bool avx2_;
 };
 
 class DoMaskPlan : public Plan {
@@ -127,7 +217,7 @@ class DoMaskPlan : public Plan {
 
 const char* GenMaskFastDeclines(const GenMaskProblem&) { return nullptr; }
 std::unique_ptr<Plan> MakeGenMaskFastPlan(const GenMaskProblem& problem, WorkspaceBooking*) {
-  return std::make_unique<GenMaskPlan>(problem);
+  return std::make_unique<GenMaskPlan>(problem, openaclnn::cpu::PlanningTarget());
 }
 
 const char* DoMaskFastDeclines(const DoMaskProblem&) { return nullptr; }

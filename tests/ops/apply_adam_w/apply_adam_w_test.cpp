@@ -96,10 +96,12 @@ class ApplyAdamWTest : public RuntimeTest {
 
   // Runs `steps` steps on random state and compares each with the golden.
   void CheckSteps(const std::vector<int64_t>& dims, aclDataType param_type, aclDataType grad_type,
-                  const Hyper& h, std::mt19937* rng, int steps, aclDataType step_type) {
-    const std::vector<TensorLayout> layouts = {
-        TensorLayout::Contiguous(), TensorLayout::Offset(3), TensorLayout::Padded(2),
-        TensorLayout::Scrambled(static_cast<int>(dims.size()))};
+                  const Hyper& h, std::mt19937* rng, int steps, aclDataType step_type,
+                  bool contiguous = false) {
+    std::vector<TensorLayout> layouts = {TensorLayout::Contiguous(), TensorLayout::Offset(3),
+                                         TensorLayout::Padded(2),
+                                         TensorLayout::Scrambled(static_cast<int>(dims.size()))};
+    if (contiguous) layouts = {TensorLayout::Offset(5)};
     auto pick = [&]() { return layouts[(*rng)() % layouts.size()]; };
     DeviceTensor x(dims, param_type, pick()), m(dims, param_type, pick()),
         v(dims, param_type, pick()), w(dims, param_type, pick()), g(dims, grad_type, pick());
@@ -157,6 +159,21 @@ TEST_F(ApplyAdamWTest, StepsMatchTheFloat64Golden) {
   }
 }
 
+TEST_F(ApplyAdamWTest, ContiguousOperandsOfOneDtype) {
+  // The path that converts inside the update's vectors (every operand contiguous, one dtype),
+  // with a tail of single lanes.
+  std::mt19937 rng(21);
+  for (aclDataType t : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    for (bool amsgrad : {false, true}) {
+      SCOPED_TRACE(std::string(DTypeName(t)) + (amsgrad ? " amsgrad" : ""));
+      Hyper h;
+      h.amsgrad = amsgrad;
+      h.maximize = amsgrad;
+      CheckSteps({2, 2100}, t, t, h, &rng, 3, ACL_INT64, true);
+    }
+  }
+}
+
 TEST_F(ApplyAdamWTest, MixedDtypesAndOtherHyperparameters) {
   std::mt19937 rng(5);
   Hyper h;
@@ -201,6 +218,25 @@ TEST_F(ApplyAdamWTest, CraftedExactValues) {
   }
 }
 
+TEST_F(ApplyAdamWTest, ZeroDimParameter) {
+  // A 0-d parameter (accepted although the page says rank 1 to 8), the crafted case above.
+  Hyper h;
+  h.lr = 0.5f;
+  h.beta1 = 0;
+  h.beta2 = 0;
+  h.weight_decay = 0.5f;
+  h.eps = 0;
+  DeviceTensor x({}, ACL_FLOAT16), m({}, ACL_FLOAT16), v({}, ACL_FLOAT16), g({}, ACL_FLOAT16),
+      step({}, ACL_FLOAT);
+  x.Fill({4});
+  g.Fill({2});
+  step.FillDouble({1.5});
+  ASSERT_EQ(Run(x.get(), m.get(), v.get(), nullptr, g.get(), step.get(), h), ACLNN_SUCCESS)
+      << RecentError();
+  EXPECT_EQ(x.Values(), std::vector<float>{2.5f});
+  EXPECT_EQ(v.Values(), std::vector<float>{4.0f});
+}
+
 TEST_F(ApplyAdamWTest, GradAliasingVarReadsTheOldValues) {
   Hyper h;
   DeviceTensor x({300}, ACL_FLOAT), m({300}, ACL_FLOAT), v({300}, ACL_FLOAT), step({1}, ACL_INT64);
@@ -242,20 +278,22 @@ TEST_F(ApplyAdamWTest, BitwiseForEverySimdTarget) {
   Hyper h;
   h.amsgrad = true;
   h.maximize = true;
-  std::vector<std::vector<uint8_t>> first;
-  for (const std::string& isa : cpu::AvailableIsas()) {
-    SCOPED_TRACE(isa);
-    ASSERT_TRUE(cpu::SetPlanningIsaCap(isa));
-    std::mt19937 rng(4);
-    DeviceTensor x({2061}, ACL_FLOAT), m({2061}, ACL_FLOAT), v({2061}, ACL_FLOAT),
-        w({2061}, ACL_FLOAT), g({2061}, ACL_FLOAT), step({1}, ACL_INT64);
-    for (DeviceTensor* t : {&x, &m, &g}) t->FillUniform(&rng, -1, 1);
-    for (DeviceTensor* t : {&v, &w}) t->FillUniform(&rng, 0, 1e-3f);
-    step.FillDouble({2});
-    ASSERT_EQ(Run(x.get(), m.get(), v.get(), w.get(), g.get(), step.get(), h), ACLNN_SUCCESS);
-    std::vector<std::vector<uint8_t>> bytes = {x.Bytes(), m.Bytes(), v.Bytes(), w.Bytes()};
-    if (first.empty()) first = bytes;
-    EXPECT_EQ(bytes, first);
+  for (aclDataType dt : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    std::vector<std::vector<uint8_t>> first;
+    for (const std::string& isa : cpu::AvailableIsas()) {
+      SCOPED_TRACE(isa + " " + DTypeName(dt));
+      ASSERT_TRUE(cpu::SetPlanningIsaCap(isa));
+      std::mt19937 rng(4);
+      DeviceTensor x({2061}, dt), m({2061}, dt), v({2061}, dt), w({2061}, dt), g({2061}, dt),
+          step({1}, ACL_INT64);
+      for (DeviceTensor* t : {&x, &m, &g}) t->FillUniform(&rng, -1, 1);
+      for (DeviceTensor* t : {&v, &w}) t->FillUniform(&rng, 0, 1e-3f);
+      step.FillDouble({2});
+      ASSERT_EQ(Run(x.get(), m.get(), v.get(), w.get(), g.get(), step.get(), h), ACLNN_SUCCESS);
+      std::vector<std::vector<uint8_t>> bytes = {x.Bytes(), m.Bytes(), v.Bytes(), w.Bytes()};
+      if (first.empty()) first = bytes;
+      EXPECT_EQ(bytes, first);
+    }
   }
   cpu::SetPlanningIsaCap("");
 }

@@ -13,6 +13,7 @@
 #include "aclnnop/aclnn_dropout_do_mask.h"
 #include "aclnnop/aclnn_dropout_gen_mask.h"
 #include "api/dtype.h"
+#include "backend/cpu/isa.h"
 #include "backend/cpu/thread_pool.h"
 #include "kernels/cpu/philox.h"
 #include "util/device_tensor.h"
@@ -168,6 +169,22 @@ TEST_F(DropoutTest, MaskKnownAnswer) {
   const std::vector<uint8_t> want = {165, 97,  37,  32,  58, 105, 145, 110,
                                      87,  203, 128, 212, 88, 191, 252, 113};
   EXPECT_EQ(Mask(8, 0.5, 1234, 0), want);
+}
+
+TEST_F(DropoutTest, GenMaskTheSameOnEverySimdTarget) {
+  // The AVX2 Philox (4 bytes at a time) and the scalar one, with a tail of odd bytes.
+  const int64_t n = 32768 * 2 + 8 * 37 + 5;
+  const auto expected = ExpectedMask(n, 123456789012345LL, -9, static_cast<float>(0.42));
+  for (const std::string& isa : cpu::AvailableIsas()) {
+    SCOPED_TRACE(isa);
+    ASSERT_TRUE(cpu::SetPlanningIsaCap(isa));
+    EXPECT_EQ(Mask(n, 0.42, 123456789012345LL, -9), expected);
+    // A strided out view through the same path.
+    DeviceTensor out({static_cast<int64_t>(expected.size())}, ACL_UINT8, TensorLayout::Strided(3));
+    ASSERT_EQ(GenMaskV2({n}, 0.42, 123456789012345LL, -9, ACL_FLOAT, out.get()), ACLNN_SUCCESS);
+    EXPECT_EQ(MaskValues(out), expected);
+  }
+  cpu::SetPlanningIsaCap("");
 }
 
 TEST_F(DropoutTest, GenMaskIntoStridedAndOffsetViews) {
