@@ -20,9 +20,10 @@
 //
 // --target: exit 1 unless the mean loss of the first five steps is at least FACTOR times that of
 // the last five. --bench: print the median step time (steps after the first five).
-// --dump-gradients DIR: one FLOAT step, without dropout unless --dropout is given; writes the
-// batch, the initial parameters, every parameter's gradient (and the dropout keep mask) as raw
-// .bin files with an index.json (check_gradients.py compares them with PyTorch in float64).
+// --dump-gradients DIR: one step (FLOAT unless --dtype is given, without dropout unless --dropout
+// is given); writes the batch, the initial parameters (fp32 masters), every parameter's gradient
+// (and the dropout keep mask) as raw .bin files with an index.json (check_gradients.py compares
+// them with PyTorch in float64).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -603,15 +604,16 @@ class Trainer {
     char line[512];
     std::snprintf(line, sizeof(line),
                   "  \"vocab\": %lld, \"seq\": %lld, \"batch\": %lld, \"d_model\": %lld, "
-                  "\"heads\": %lld, \"d_ff\": %lld,\n  \"dropout\": %.17g, \"layer_norm_eps\": %g, "
+                  "\"heads\": %lld, \"d_ff\": %lld,\n  \"dtype\": \"%s\", \"dropout\": %.17g, "
+                  "\"layer_norm_eps\": %g, "
                   "\"mask_value\": "
                   "%g, \"ignore_index\": %lld, \"loss\": %.9g,\n  \"layout\": \"tokens and "
                   "targets are [seq, batch] (row s * batch + b)\",\n  \"tensors\": [\n",
                   static_cast<long long>(V_), static_cast<long long>(S_),
                   static_cast<long long>(B_), static_cast<long long>(D_),
-                  static_cast<long long>(H_), static_cast<long long>(F_), dropout_now_,
-                  kLayerNormEps, static_cast<double>(kMaskValue),
-                  static_cast<long long>(kIgnoreIndex), loss);
+                  static_cast<long long>(H_), static_cast<long long>(F_),
+                  o_.dtype == ACL_FLOAT ? "FLOAT" : "BFLOAT16", dropout_now_, kLayerNormEps,
+                  static_cast<double>(kMaskValue), static_cast<long long>(kIgnoreIndex), loss);
     index += line;
     bool first = true;
     auto entry = [&](const std::string& name, const std::vector<int64_t>& shape, const char* dtype,
@@ -703,7 +705,7 @@ double Seconds() {
 }
 
 bool ParseOptions(int argc, char** argv, Options* o) {
-  bool dropout_given = false;
+  bool dropout_given = false, dtype_given = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const char* value = i + 1 < argc ? argv[i + 1] : nullptr;
@@ -722,6 +724,7 @@ bool ParseOptions(int argc, char** argv, Options* o) {
     if (arg == "--dtype") {
       if (!need()) return false;
       const std::string v = value;
+      dtype_given = true;
       if (v == "FLOAT" || v == "float") {
         o->dtype = ACL_FLOAT;
       } else if (v == "BFLOAT16" || v == "bfloat16" || v == "BF16") {
@@ -786,7 +789,7 @@ bool ParseOptions(int argc, char** argv, Options* o) {
   if (!o->dump_dir.empty()) {
     o->steps = 1;
     if (!dropout_given) o->dropout = 0;
-    o->dtype = ACL_FLOAT;
+    if (!dtype_given) o->dtype = ACL_FLOAT;
   }
   if ((o->steps < 10 && o->dump_dir.empty()) || o->vocab < 3 || o->seq < 2 || o->seq % 2 != 0 ||
       o->batch < 1 || o->d_model < 1 || o->heads < 1 || o->d_model % o->heads != 0 || o->d_ff < 1 ||
