@@ -30,6 +30,9 @@ done
 step "training example: ConvTbc then LayerNorm, forward and backward through aclnn"
 build/release/examples/train_conv_ln
 
+step "training example: a transformer block (reverse a sequence), forward, backward and AdamW through aclnn"
+build/release/examples/train_transformer_block --steps 300 --print-every 50 --target 100
+
 step "benchmarks"
 mode=${OPENACLNN_BENCH:-quick}
 mkdir -p out/bench
