@@ -15,7 +15,7 @@
 
 namespace openaclnn {
 
-constexpr int kMaxBindings = 8;
+constexpr int kMaxBindings = 16;
 
 // Storage addresses of an operator's tensor parameters at launch, in API parameter order (tensor
 // parameters only; nullptr for absent ones).

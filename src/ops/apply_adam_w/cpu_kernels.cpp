@@ -1,10 +1,10 @@
-// The CPU kernel of aclnnApplyAdamWV2: blocks of a fixed number of elements (from the problem
-// alone, so results are bitwise the same for any thread count). Operands that are all contiguous
-// with one dtype are updated in place by the Highway update, which widens and rounds inside its
-// vectors; otherwise each block's operands go through fp32 buffers (FLOAT contiguous ones are used
-// where they lie). The update (adam_w_block.h) gives the same bits on every SIMD target and reads
-// each vector of lanes of every operand before writing any, so a grad that is the same view as
-// one of the updated tensors reads its old values.
+// The CPU kernel of aclnnApplyAdamW and aclnnApplyAdamWV2: blocks of a fixed number of elements
+// (from the problem alone, so results are bitwise the same for any thread count). Operands that are
+// all contiguous with one dtype are updated in place by the Highway update, which widens and rounds
+// inside its vectors; otherwise each block's operands go through fp32 buffers (FLOAT contiguous
+// ones are used where they lie). The update (adam_w_block.h) gives the same bits on every SIMD
+// target and reads each vector of lanes of every operand before writing any, so a grad that is the
+// same view as one of the updated tensors reads its old values.
 #include <algorithm>
 #include <cmath>
 
@@ -57,22 +57,22 @@ class FastPlan : public Plan {
 
   Status Run(const Bindings& b, void* /*workspace*/) const override {
     StepScalars s;
-    OPENACLNN_RETURN_IF_ERROR(ReadStepScalars(p_, b.inputs[kStep], &s));
+    OPENACLNN_RETURN_IF_ERROR(ReadStepScalars(p_, b, &s));
     void* var = p_.var.First(b.outputs[kVar]);
     void* m = p_.m.First(b.outputs[kM]);
     void* v = p_.v.First(b.outputs[kV]);
-    void* vmax = p_.amsgrad ? p_.max_grad_norm.First(b.outputs[kMaxGradNorm]) : nullptr;
+    void* vmax = MaxGradNormData(p_, b);
     const void* grad = p_.grad.First(static_cast<const void*>(b.inputs[kGrad]));
     BlockScalars bs;
     bs.sign = p_.maximize ? -1.0f : 1.0f;
-    bs.beta1 = p_.beta1;
-    bs.one_minus_beta1 = 1.0f - p_.beta1;
-    bs.beta2 = p_.beta2;
-    bs.one_minus_beta2 = 1.0f - p_.beta2;
+    bs.beta1 = s.beta1;
+    bs.one_minus_beta1 = 1.0f - s.beta1;
+    bs.beta2 = s.beta2;
+    bs.one_minus_beta2 = 1.0f - s.beta2;
     bs.decay = static_cast<float>(s.decay);
     bs.step_size = static_cast<float>(s.step_size);
     bs.bc2_sqrt = static_cast<float>(s.bc2_sqrt);
-    bs.eps = p_.eps;
+    bs.eps = s.eps;
     const int64_t tasks = (p_.numel + kBlock - 1) / kBlock;
     // Every operand contiguous with one dtype: the update converts inside its vectors.
     const aclDataType type = p_.var.dtype;
@@ -81,7 +81,9 @@ class FastPlan : public Plan {
       uniform = uniform && d->dtype == type && d->IsContiguous();
     }
     if (p_.amsgrad) {
-      uniform = uniform && p_.max_grad_norm.dtype == type && p_.max_grad_norm.IsContiguous();
+      // V1's maxGradNormOptional is read only: it goes through a buffer the update may write.
+      uniform =
+          uniform && !p_.v1 && p_.max_grad_norm.dtype == type && p_.max_grad_norm.IsContiguous();
     }
     if (uniform) {
       openaclnn::cpu::ParallelFor(tasks, [&](int64_t t) {
@@ -102,7 +104,9 @@ class FastPlan : public Plan {
       float* ms = Direct(p_.m, m, begin, buffers[1]);
       float* vs = Direct(p_.v, v, begin, buffers[2]);
       float* gs = Direct(p_.grad, const_cast<void*>(grad), begin, buffers[3]);
-      float* ws = p_.amsgrad ? Direct(p_.max_grad_norm, vmax, begin, buffers[4]) : nullptr;
+      float* ws = !p_.amsgrad ? nullptr
+                  : p_.v1     ? buffers[4]
+                              : Direct(p_.max_grad_norm, vmax, begin, buffers[4]);
       if (gs == buffers[3]) Gather(target_, p_.grad, grad, begin, n, gs);
       if (xs == buffers[0]) Gather(target_, p_.var, var, begin, n, xs);
       if (ms == buffers[1]) Gather(target_, p_.m, m, begin, n, ms);
@@ -112,7 +116,7 @@ class FastPlan : public Plan {
       if (xs == buffers[0]) Scatter(target_, p_.var, var, begin, n, xs);
       if (ms == buffers[1]) Scatter(target_, p_.m, m, begin, n, ms);
       if (vs == buffers[2]) Scatter(target_, p_.v, v, begin, n, vs);
-      if (ws == buffers[4]) Scatter(target_, p_.max_grad_norm, vmax, begin, n, ws);
+      if (ws == buffers[4] && !p_.v1) Scatter(target_, p_.max_grad_norm, vmax, begin, n, ws);
     });
     return Status::Ok();
   }

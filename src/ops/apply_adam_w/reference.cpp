@@ -1,6 +1,6 @@
-// The float64 reference of aclnnApplyAdamWV2: plain loops over the strided views, no SIMD, no
-// threads; each element's new var, m, v (and maxGradNorm) computed in double from the values read,
-// rounded to float, then to the tensor's dtype.
+// The float64 reference of aclnnApplyAdamW and aclnnApplyAdamWV2: plain loops over the strided
+// views, no SIMD, no threads; each element's new var, m, v (and maxGradNorm) computed in double
+// from the values read, rounded to float, then to the tensor's dtype.
 #include <algorithm>
 #include <cmath>
 
@@ -16,13 +16,13 @@ class ReferencePlan : public Plan {
 
   Status Run(const Bindings& b, void* /*workspace*/) const override {
     StepScalars s;
-    OPENACLNN_RETURN_IF_ERROR(ReadStepScalars(p_, b.inputs[kStep], &s));
+    OPENACLNN_RETURN_IF_ERROR(ReadStepScalars(p_, b, &s));
     void* var = p_.var.First(b.outputs[kVar]);
     void* m = p_.m.First(b.outputs[kM]);
     void* v = p_.v.First(b.outputs[kV]);
-    void* vmax = p_.amsgrad ? p_.max_grad_norm.First(b.outputs[kMaxGradNorm]) : nullptr;
+    void* vmax = MaxGradNormData(p_, b);
     const void* grad = p_.grad.First(static_cast<const void*>(b.inputs[kGrad]));
-    const double beta1 = p_.beta1, beta2 = p_.beta2, eps = p_.eps;
+    const double beta1 = s.beta1, beta2 = s.beta2, eps = s.eps;
     for (int64_t i = 0; i < p_.numel; ++i) {
       const int64_t iv = ElementOffset(p_.var, i), im = ElementOffset(p_.m, i),
                     iw = ElementOffset(p_.v, i), ig = ElementOffset(p_.grad, i);
@@ -38,7 +38,8 @@ class ReferencePlan : public Plan {
       if (p_.amsgrad) {
         const int64_t ix = ElementOffset(p_.max_grad_norm, i);
         vm = std::max(static_cast<double>(LoadAsFloat(vmax, p_.max_grad_norm.dtype, ix)), vi);
-        StoreFromFloat(vmax, p_.max_grad_norm.dtype, ix, static_cast<float>(vm));
+        // V1 reads maxGradNormOptional only.
+        if (!p_.v1) StoreFromFloat(vmax, p_.max_grad_norm.dtype, ix, static_cast<float>(vm));
       }
       x -= s.step_size * mi / (std::sqrt(vm) / s.bc2_sqrt + eps);
       StoreFromFloat(var, p_.var.dtype, iv, static_cast<float>(x));
