@@ -89,8 +89,8 @@ Status CheckArguments(aclTensor* var, aclTensor* m, aclTensor* v, aclTensor* max
 }
 
 // aclnnApplyAdamW (V1): nullptr (161001; maxGradNormOptional only with amsgrad), then the dtypes
-// (all the tensors hold varRef's dtype; maxGradNormOptional only checked with amsgrad), then the
-// shapes (161002).
+// (every tensor holds varRef's dtype), then the shapes (161002). A maxGradNormOptional passed
+// without amsgrad is checked too (as CANN's op_api does) but neither read nor written.
 Status CheckArgumentsV1(aclTensor* var, aclTensor* m, aclTensor* v, const aclTensor* beta1_power,
                         const aclTensor* beta2_power, const aclTensor* lr,
                         const aclTensor* weight_decay, const aclTensor* beta1,
@@ -129,7 +129,9 @@ Status CheckArgumentsV1(aclTensor* var, aclTensor* m, aclTensor* v, const aclTen
     OPENACLNN_RETURN_IF_ERROR(same_dtype(*scalars[i], kScalarNames[i]));
   }
   OPENACLNN_RETURN_IF_ERROR(same_dtype(*grad, "grad"));
-  if (amsgrad) OPENACLNN_RETURN_IF_ERROR(same_dtype(*max_grad_norm, "maxGradNormOptional"));
+  if (max_grad_norm != nullptr) {
+    OPENACLNN_RETURN_IF_ERROR(same_dtype(*max_grad_norm, "maxGradNormOptional"));
+  }
 
   if (var->view_dims.size() > static_cast<size_t>(kMaxRank)) {
     return ErrorStatus(ACLNN_ERR_PARAM_INVALID,
@@ -138,10 +140,10 @@ Status CheckArgumentsV1(aclTensor* var, aclTensor* m, aclTensor* v, const aclTen
   }
   OPENACLNN_RETURN_IF_ERROR(CheckSameShape(*m, "mRef", *var));
   OPENACLNN_RETURN_IF_ERROR(CheckSameShape(*v, "vRef", *var));
-  OPENACLNN_RETURN_IF_ERROR(CheckSameShape(*grad, "grad", *var));
-  if (amsgrad) {
+  if (max_grad_norm != nullptr) {
     OPENACLNN_RETURN_IF_ERROR(CheckSameShape(*max_grad_norm, "maxGradNormOptional", *var));
   }
+  OPENACLNN_RETURN_IF_ERROR(CheckSameShape(*grad, "grad", *var));
   for (int i = 0; i < kV1ScalarCount; ++i) {
     const aclTensor& t = *scalars[i];
     if (Numel(t) != 1 || t.view_dims.size() > static_cast<size_t>(kMaxRank)) {

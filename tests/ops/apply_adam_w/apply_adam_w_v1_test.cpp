@@ -354,18 +354,29 @@ TEST_F(ApplyAdamWV1Test, BitwiseForAnyThreadCount) {
   }
 }
 
-TEST_F(ApplyAdamWV1Test, WithoutAmsgradMaxGradNormIsNotChecked) {
-  // maxGradNormOptional of another dtype and shape is ignored without amsgrad, and untouched.
+TEST_F(ApplyAdamWV1Test, WithoutAmsgradMaxGradNormIsCheckedButUntouched) {
+  // As CANN's op_api: a maxGradNormOptional passed without amsgrad is checked, never read or
+  // written.
   Scalars s(ACL_FLOAT);
   HyperV1 h;
   s.Set(&h);
   DeviceTensor x({50}, ACL_FLOAT), m({50}, ACL_FLOAT), v({50}, ACL_FLOAT), g({50}, ACL_FLOAT),
-      w({3}, ACL_INT8);
+      w({50}, ACL_FLOAT), wi({50}, ACL_INT8);
   std::mt19937 rng(3);
-  g.FillUniform(&rng, -1, 1);
+  for (DeviceTensor* t : {&x, &m, &g}) t->FillUniform(&rng, -1, 1);
+  v.FillUniform(&rng, 0, 1);
+  const auto x0 = x.ValuesDouble(), m0 = m.ValuesDouble(), v0 = v.ValuesDouble(),
+             g0 = g.ValuesDouble();
+  std::vector<double> xw(50);
+  for (int i = 0; i < 50; ++i) xw[i] = GoldenStepV1(x0[i], m0[i], v0[i], 0, g0[i], h).x;
+  w.Reset();
   ASSERT_EQ(Run(x.get(), m.get(), v.get(), s, g.get(), w.get(), false, false), ACLNN_SUCCESS)
       << RecentError();
   EXPECT_TRUE(w.Untouched());
+  ExpectNearV1(x, xw, "varRef");
+  EXPECT_EQ(Run(x.get(), m.get(), v.get(), s, g.get(), wi.get(), false, false),
+            ACLNN_ERR_PARAM_INVALID);
+  EXPECT_NE(RecentError().find("maxGradNormOptional dtype"), std::string::npos) << RecentError();
 }
 
 TEST_F(ApplyAdamWV1Test, EmptyTensors) {
