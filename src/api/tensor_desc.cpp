@@ -193,4 +193,17 @@ Status CheckTensorExtent(const TensorDesc& desc, const void* data, const char* p
                      desc.strides.data(), desc.offset, data, param);
 }
 
+Status CheckMaxRank(const aclTensor& tensor, const char* param) {
+  const int rank = static_cast<int>(tensor.view_dims.size());
+  if (rank <= kMaxRank) return Status::Ok();
+  return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "%s rank must be at most %d, got %d (shape %s)",
+                     param, kMaxRank, rank, ShapeString(tensor).c_str());
+}
+
+Status CheckDtypeListed(bool ok, const char* param, const char* list, aclDataType got) {
+  if (ok) return Status::Ok();
+  return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "%s dtype must be one of %s, got %s", param, list,
+                     DTypeName(got));
+}
+
 }  // namespace openaclnn

@@ -63,6 +63,10 @@ Status CheckComputeFloat(const aclTensor& tensor, const char* param);
 
 // "[2, 3, 4]" for any aclTensor view.
 std::string ShapeString(const aclTensor& tensor);
+// 161002 naming `param` unless the tensor has at most kMaxRank dims.
+Status CheckMaxRank(const aclTensor& tensor, const char* param);
+// 161002 naming `param`, the accepted `list` ("FLOAT, FLOAT16, BFLOAT16") and `got`, unless `ok`.
+Status CheckDtypeListed(bool ok, const char* param, const char* list, aclDataType got);
 int64_t Numel(const aclTensor& tensor);  // product of view dims (saturating at INT64_MAX)
 
 // The most elements a non-empty tensor view may have: 2^40 (2 TiB at 16 bits) is beyond the

@@ -16,12 +16,6 @@ Status CheckProb(double prob) {
   return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "prob must be between 0 and 1, got %g", prob);
 }
 
-Status CheckRank(const aclTensor& t, const char* param) {
-  if (t.view_dims.size() <= static_cast<size_t>(kMaxRank)) return Status::Ok();
-  return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "%s rank must be at most %d, got %zu (shape %s)",
-                     param, kMaxRank, t.view_dims.size(), ShapeString(t).c_str());
-}
-
 // prob as the device sees it: converted to probDataType (0 and 1 stay exact).
 double RoundProb(double prob, aclDataType dtype) {
   const float f = static_cast<float>(prob);
@@ -91,7 +85,7 @@ Status CheckGenMask(const aclIntArray* shape, double prob, int64_t seed, int64_t
     }
     numel *= v;
   }
-  OPENACLNN_RETURN_IF_ERROR(CheckRank(*out, "out"));
+  OPENACLNN_RETURN_IF_ERROR(CheckMaxRank(*out, "out"));
   const int64_t need = MaskBytes(numel);
   if (Numel(*out) != need) {
     return ErrorStatus(ACLNN_ERR_PARAM_INVALID,
@@ -136,9 +130,9 @@ Status CheckDoMask(const aclTensor* self, const aclTensor* mask, double prob, co
                        DTypeName(mask->dtype));
   }
   OPENACLNN_RETURN_IF_ERROR(CheckProb(prob));
-  OPENACLNN_RETURN_IF_ERROR(CheckRank(*self, "self"));
-  OPENACLNN_RETURN_IF_ERROR(CheckRank(*mask, "mask"));
-  OPENACLNN_RETURN_IF_ERROR(CheckRank(*out, "out"));
+  OPENACLNN_RETURN_IF_ERROR(CheckMaxRank(*self, "self"));
+  OPENACLNN_RETURN_IF_ERROR(CheckMaxRank(*mask, "mask"));
+  OPENACLNN_RETURN_IF_ERROR(CheckMaxRank(*out, "out"));
   if (out->view_dims != self->view_dims) {
     return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "out shape %s must equal self shape %s",
                        ShapeString(*out).c_str(), ShapeString(*self).c_str());

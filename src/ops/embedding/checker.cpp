@@ -58,19 +58,6 @@ bool BackwardIndexType(aclDataType t) {
   }
 }
 
-Status CheckType(bool ok, const char* param, const char* list, aclDataType got) {
-  if (ok) return Status::Ok();
-  return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "%s dtype must be one of %s, got %s", param, list,
-                     DTypeName(got));
-}
-
-Status CheckRank(const aclTensor& t, const char* param) {
-  const int rank = static_cast<int>(t.view_dims.size());
-  if (rank <= kMaxRank) return Status::Ok();
-  return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "%s rank must be at most %d, got %d (shape %s)",
-                     param, kMaxRank, rank, ShapeString(t).c_str());
-}
-
 Status CheckOutShape(const aclTensor& out, const std::vector<int64_t>& expected, const char* why) {
   if (out.view_dims == expected) return Status::Ok();
   return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "out shape must be %s (%s), got %s",
@@ -85,16 +72,16 @@ Status CheckForward(const aclTensor* weight, const aclTensor* indices, const acl
   if (indices == nullptr) return NullptrError("indices");
   if (out == nullptr) return NullptrError("out");
   OPENACLNN_RETURN_IF_ERROR(
-      CheckType(WeightType(weight->dtype), "weight", kWeightTypes, weight->dtype));
+      CheckDtypeListed(WeightType(weight->dtype), "weight", kWeightTypes, weight->dtype));
   if (out->dtype != weight->dtype) {
     return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "out dtype must equal weight dtype %s, got %s",
                        DTypeName(weight->dtype), DTypeName(out->dtype));
   }
-  OPENACLNN_RETURN_IF_ERROR(
-      CheckType(ForwardIndexType(indices->dtype), "indices", kForwardIndexTypes, indices->dtype));
-  OPENACLNN_RETURN_IF_ERROR(CheckRank(*weight, "weight"));
-  OPENACLNN_RETURN_IF_ERROR(CheckRank(*indices, "indices"));
-  OPENACLNN_RETURN_IF_ERROR(CheckRank(*out, "out"));
+  OPENACLNN_RETURN_IF_ERROR(CheckDtypeListed(ForwardIndexType(indices->dtype), "indices",
+                                             kForwardIndexTypes, indices->dtype));
+  OPENACLNN_RETURN_IF_ERROR(CheckMaxRank(*weight, "weight"));
+  OPENACLNN_RETURN_IF_ERROR(CheckMaxRank(*indices, "indices"));
+  OPENACLNN_RETURN_IF_ERROR(CheckMaxRank(*out, "out"));
   if (weight->view_dims.size() != 2) {
     return ErrorStatus(ACLNN_ERR_PARAM_INVALID,
                        "weight must be 2-D [numEmbeddings, embeddingDim], got shape %s",
@@ -124,16 +111,17 @@ Status CheckDenseBackward(const aclTensor* grad, const aclTensor* indices, uint6
   if (grad == nullptr) return NullptrError("grad");
   if (indices == nullptr) return NullptrError("indices");
   if (out == nullptr) return NullptrError("out");
-  OPENACLNN_RETURN_IF_ERROR(CheckType(GradType(grad->dtype), "grad", kGradTypes, grad->dtype));
   OPENACLNN_RETURN_IF_ERROR(
-      CheckType(BackwardIndexType(indices->dtype), "indices", kBackwardIndexTypes, indices->dtype));
+      CheckDtypeListed(GradType(grad->dtype), "grad", kGradTypes, grad->dtype));
+  OPENACLNN_RETURN_IF_ERROR(CheckDtypeListed(BackwardIndexType(indices->dtype), "indices",
+                                             kBackwardIndexTypes, indices->dtype));
   if (out->dtype != grad->dtype) {
     return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "out dtype must equal grad dtype %s, got %s",
                        DTypeName(grad->dtype), DTypeName(out->dtype));
   }
-  OPENACLNN_RETURN_IF_ERROR(CheckRank(*grad, "grad"));
-  OPENACLNN_RETURN_IF_ERROR(CheckRank(*indices, "indices"));
-  OPENACLNN_RETURN_IF_ERROR(CheckRank(*out, "out"));
+  OPENACLNN_RETURN_IF_ERROR(CheckMaxRank(*grad, "grad"));
+  OPENACLNN_RETURN_IF_ERROR(CheckMaxRank(*indices, "indices"));
+  OPENACLNN_RETURN_IF_ERROR(CheckMaxRank(*out, "out"));
   if (grad->view_dims.empty()) {
     return ErrorStatus(ACLNN_ERR_PARAM_INVALID,
                        "grad must have at least 1 dim (its last dim is embeddingDim), got shape "

@@ -21,12 +21,6 @@ Status CheckParamDtype(const aclTensor& t, const char* param, aclDataType input)
                      DTypeName(input), DTypeName(t.dtype));
 }
 
-Status CheckRankAtMost8(const aclTensor& t, const char* param) {
-  if (Rank(t) <= kMaxRank) return Status::Ok();
-  return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "%s rank must be at most %d, got %d (shape %s)",
-                     param, kMaxRank, Rank(t), ShapeString(t).c_str());
-}
-
 // Step 6 (decision E1): M elements in any shape; [A1..Ai, 1..1] is the documented one.
 Status CheckStatShape(const aclTensor& t, const char* param, int64_t m, const aclTensor& input,
                       int begin) {
@@ -71,12 +65,12 @@ Status CheckArguments(const aclTensor* input, const aclIntArray* normalized_shap
   if (rstd != nullptr) OPENACLNN_RETURN_IF_ERROR(CheckComputeFloat(*rstd, "rstdOutOptional"));
 
   // Step 5: ranks and shapes.
-  OPENACLNN_RETURN_IF_ERROR(CheckRankAtMost8(*input, "input"));
-  OPENACLNN_RETURN_IF_ERROR(CheckRankAtMost8(*out, "out"));
-  if (weight != nullptr) OPENACLNN_RETURN_IF_ERROR(CheckRankAtMost8(*weight, "weightOptional"));
-  if (bias != nullptr) OPENACLNN_RETURN_IF_ERROR(CheckRankAtMost8(*bias, "biasOptional"));
-  if (mean != nullptr) OPENACLNN_RETURN_IF_ERROR(CheckRankAtMost8(*mean, "meanOutOptional"));
-  if (rstd != nullptr) OPENACLNN_RETURN_IF_ERROR(CheckRankAtMost8(*rstd, "rstdOutOptional"));
+  OPENACLNN_RETURN_IF_ERROR(CheckMaxRank(*input, "input"));
+  OPENACLNN_RETURN_IF_ERROR(CheckMaxRank(*out, "out"));
+  if (weight != nullptr) OPENACLNN_RETURN_IF_ERROR(CheckMaxRank(*weight, "weightOptional"));
+  if (bias != nullptr) OPENACLNN_RETURN_IF_ERROR(CheckMaxRank(*bias, "biasOptional"));
+  if (mean != nullptr) OPENACLNN_RETURN_IF_ERROR(CheckMaxRank(*mean, "meanOutOptional"));
+  if (rstd != nullptr) OPENACLNN_RETURN_IF_ERROR(CheckMaxRank(*rstd, "rstdOutOptional"));
   const std::vector<int64_t>& norm = normalized_shape->values;
   const int j = static_cast<int>(norm.size());
   if (j > kMaxRank) {

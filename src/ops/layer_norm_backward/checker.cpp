@@ -14,12 +14,6 @@ constexpr const char* kOutputNames[3] = {"gradInputOut", "gradWeightOut", "gradB
 
 int Rank(const aclTensor& t) { return static_cast<int>(t.view_dims.size()); }
 
-Status CheckRankAtMost8(const aclTensor& t, const char* param) {
-  if (Rank(t) <= kMaxRank) return Status::Ok();
-  return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "%s rank must be at most %d, got %d (shape %s)",
-                     param, kMaxRank, Rank(t), ShapeString(t).c_str());
-}
-
 // weight and bias: rank == len(normalizedShape) and shape == normalizedShape.
 Status CheckLikeNormalizedShape(const aclTensor& t, const char* param,
                                 const std::vector<int64_t>& norm) {
@@ -99,12 +93,12 @@ Status CheckArguments(const aclTensor* grad_out, const aclTensor* input,
   OPENACLNN_RETURN_IF_ERROR(CheckDtypes(*grad_out, *input, *mean, *rstd, weight, bias, outputs));
 
   // Step 6: shapes.
-  OPENACLNN_RETURN_IF_ERROR(CheckRankAtMost8(*grad_out, "gradOut"));
-  OPENACLNN_RETURN_IF_ERROR(CheckRankAtMost8(*input, "input"));
-  OPENACLNN_RETURN_IF_ERROR(CheckRankAtMost8(*mean, "mean"));
-  OPENACLNN_RETURN_IF_ERROR(CheckRankAtMost8(*rstd, "rstd"));
+  OPENACLNN_RETURN_IF_ERROR(CheckMaxRank(*grad_out, "gradOut"));
+  OPENACLNN_RETURN_IF_ERROR(CheckMaxRank(*input, "input"));
+  OPENACLNN_RETURN_IF_ERROR(CheckMaxRank(*mean, "mean"));
+  OPENACLNN_RETURN_IF_ERROR(CheckMaxRank(*rstd, "rstd"));
   for (int i = 0; i < 3; ++i) {
-    if (mask[i]) OPENACLNN_RETURN_IF_ERROR(CheckRankAtMost8(*outputs[i], kOutputNames[i]));
+    if (mask[i]) OPENACLNN_RETURN_IF_ERROR(CheckMaxRank(*outputs[i], kOutputNames[i]));
   }
   const std::vector<int64_t>& norm = normalized_shape->values;
   const int norm_len = static_cast<int>(norm.size());

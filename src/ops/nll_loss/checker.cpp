@@ -17,12 +17,6 @@ constexpr const char* kTargetTypes = "INT64, INT32, UINT8";
 bool FloatType(aclDataType t) { return t == ACL_FLOAT || t == ACL_FLOAT16 || t == ACL_BF16; }
 bool TargetType(aclDataType t) { return t == ACL_INT64 || t == ACL_INT32 || t == ACL_UINT8; }
 
-Status CheckType(bool ok, const char* param, const char* list, aclDataType got) {
-  if (ok) return Status::Ok();
-  return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "%s dtype must be one of %s, got %s", param, list,
-                     DTypeName(got));
-}
-
 Status CheckSameType(const aclTensor& t, const char* param, const aclTensor& ref,
                      const char* ref_param) {
   if (t.dtype == ref.dtype) return Status::Ok();
@@ -96,13 +90,15 @@ Status CheckForward(const aclTensor* self, const aclTensor* target, const aclTen
   if (weight == nullptr) return NullptrError("weight");
   if (out == nullptr) return NullptrError("out");
   if (total_weight_out == nullptr) return NullptrError("totalWeightOut");
-  OPENACLNN_RETURN_IF_ERROR(CheckType(FloatType(self->dtype), "self", kFloatTypes, self->dtype));
-  OPENACLNN_RETURN_IF_ERROR(CheckSameType(*weight, "weight", *self, "self"));
-  OPENACLNN_RETURN_IF_ERROR(CheckType(FloatType(out->dtype), "out", kFloatTypes, out->dtype));
-  OPENACLNN_RETURN_IF_ERROR(CheckType(FloatType(total_weight_out->dtype), "totalWeightOut",
-                                      kFloatTypes, total_weight_out->dtype));
   OPENACLNN_RETURN_IF_ERROR(
-      CheckType(TargetType(target->dtype), "target", kTargetTypes, target->dtype));
+      CheckDtypeListed(FloatType(self->dtype), "self", kFloatTypes, self->dtype));
+  OPENACLNN_RETURN_IF_ERROR(CheckSameType(*weight, "weight", *self, "self"));
+  OPENACLNN_RETURN_IF_ERROR(
+      CheckDtypeListed(FloatType(out->dtype), "out", kFloatTypes, out->dtype));
+  OPENACLNN_RETURN_IF_ERROR(CheckDtypeListed(FloatType(total_weight_out->dtype), "totalWeightOut",
+                                             kFloatTypes, total_weight_out->dtype));
+  OPENACLNN_RETURN_IF_ERROR(
+      CheckDtypeListed(TargetType(target->dtype), "target", kTargetTypes, target->dtype));
   OPENACLNN_RETURN_IF_ERROR(CheckReduction(reduction));
   Problem& p = *problem;
   p.kind = Kind::kForward;
@@ -145,13 +141,14 @@ Status CheckBackward(const aclTensor* grad_output, const aclTensor* self, const 
   if (weight == nullptr) return NullptrError("weight");
   if (total_weight == nullptr) return NullptrError("totalWeight");
   if (out == nullptr) return NullptrError("out");
-  OPENACLNN_RETURN_IF_ERROR(CheckType(FloatType(self->dtype), "self", kFloatTypes, self->dtype));
+  OPENACLNN_RETURN_IF_ERROR(
+      CheckDtypeListed(FloatType(self->dtype), "self", kFloatTypes, self->dtype));
   OPENACLNN_RETURN_IF_ERROR(CheckSameType(*grad_output, "gradOutput", *self, "self"));
   OPENACLNN_RETURN_IF_ERROR(CheckSameType(*weight, "weight", *self, "self"));
   OPENACLNN_RETURN_IF_ERROR(CheckSameType(*total_weight, "totalWeight", *self, "self"));
   OPENACLNN_RETURN_IF_ERROR(CheckSameType(*out, "out", *self, "self"));
   OPENACLNN_RETURN_IF_ERROR(
-      CheckType(TargetType(target->dtype), "target", kTargetTypes, target->dtype));
+      CheckDtypeListed(TargetType(target->dtype), "target", kTargetTypes, target->dtype));
   OPENACLNN_RETURN_IF_ERROR(CheckReduction(reduction));
   Problem& p = *problem;
   p.kind = Kind::kBackward;

@@ -25,13 +25,6 @@ Status CheckDtype(aclDataType dtype, const char* what) {
       complex ? " (CANN sums complex tensors; openaclnn does not implement them)" : "");
 }
 
-Status CheckRank(const aclTensor& t, const char* param) {
-  const int rank = static_cast<int>(t.view_dims.size());
-  if (rank <= kMaxRank) return Status::Ok();
-  return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "%s rank must be at most %d, got %d (shape %s)",
-                     param, kMaxRank, rank, ShapeString(t).c_str());
-}
-
 }  // namespace
 
 Status CheckArguments(const aclTensor* self, const aclIntArray* dims, bool keep_dims,
@@ -48,8 +41,8 @@ Status CheckArguments(const aclTensor* self, const aclIntArray* dims, bool keep_
                        DTypeName(dtype), DTypeName(out->dtype));
   }
 
-  OPENACLNN_RETURN_IF_ERROR(CheckRank(*self, "self"));
-  OPENACLNN_RETURN_IF_ERROR(CheckRank(*out, "out"));
+  OPENACLNN_RETURN_IF_ERROR(CheckMaxRank(*self, "self"));
+  OPENACLNN_RETURN_IF_ERROR(CheckMaxRank(*out, "out"));
   Problem& p = *problem;
   const int rank = static_cast<int>(self->view_dims.size());
   OPENACLNN_RETURN_IF_ERROR(NormalizeReduceDims(dims->values, rank, "dims", &p.mask));

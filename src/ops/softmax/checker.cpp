@@ -17,19 +17,6 @@ bool ForwardType(aclDataType t) {
 }
 bool BackwardType(aclDataType t) { return t == ACL_FLOAT || t == ACL_FLOAT16 || t == ACL_BF16; }
 
-Status CheckType(bool ok, const char* param, const char* list, aclDataType got) {
-  if (ok) return Status::Ok();
-  return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "%s dtype must be one of %s, got %s", param, list,
-                     DTypeName(got));
-}
-
-Status CheckRank(const aclTensor& t, const char* param) {
-  const int rank = static_cast<int>(t.view_dims.size());
-  if (rank <= kMaxRank) return Status::Ok();
-  return ErrorStatus(ACLNN_ERR_PARAM_INVALID, "%s rank must be at most %d, got %d (shape %s)",
-                     param, kMaxRank, rank, ShapeString(t).c_str());
-}
-
 // dim in [-rank, rank - 1]; a 0-d tensor takes dim 0 or -1 (it is one row of one element).
 Status NormalizeDim(int64_t dim, const aclTensor& t, const char* param, int* normalized) {
   const int64_t rank = static_cast<int64_t>(t.view_dims.size());
@@ -58,9 +45,10 @@ Status CheckForward(Kind kind, const aclTensor* self, int64_t dim, const aclTens
   if (self == nullptr) return NullptrError("self");
   if (out == nullptr) return NullptrError("out");
   OPENACLNN_RETURN_IF_ERROR(
-      CheckType(ForwardType(self->dtype), "self", kForwardTypes, self->dtype));
-  OPENACLNN_RETURN_IF_ERROR(CheckType(ForwardType(out->dtype), "out", kForwardTypes, out->dtype));
-  OPENACLNN_RETURN_IF_ERROR(CheckRank(*self, "self"));
+      CheckDtypeListed(ForwardType(self->dtype), "self", kForwardTypes, self->dtype));
+  OPENACLNN_RETURN_IF_ERROR(
+      CheckDtypeListed(ForwardType(out->dtype), "out", kForwardTypes, out->dtype));
+  OPENACLNN_RETURN_IF_ERROR(CheckMaxRank(*self, "self"));
   Problem& p = *problem;
   p.kind = kind;
   OPENACLNN_RETURN_IF_ERROR(NormalizeDim(dim, *self, "self", &p.dim));
@@ -77,15 +65,16 @@ Status CheckBackward(Kind kind, const aclTensor* grad_output, const aclTensor* o
   if (grad_output == nullptr) return NullptrError("gradOutput");
   if (output == nullptr) return NullptrError("output");
   if (out == nullptr) return NullptrError("out");
-  OPENACLNN_RETURN_IF_ERROR(CheckType(BackwardType(grad_output->dtype), "gradOutput",
-                                      kBackwardTypes, grad_output->dtype));
+  OPENACLNN_RETURN_IF_ERROR(CheckDtypeListed(BackwardType(grad_output->dtype), "gradOutput",
+                                             kBackwardTypes, grad_output->dtype));
   if (output->dtype != grad_output->dtype) {
     return ErrorStatus(ACLNN_ERR_PARAM_INVALID,
                        "output dtype must equal gradOutput dtype %s, got %s",
                        DTypeName(grad_output->dtype), DTypeName(output->dtype));
   }
-  OPENACLNN_RETURN_IF_ERROR(CheckType(BackwardType(out->dtype), "out", kBackwardTypes, out->dtype));
-  OPENACLNN_RETURN_IF_ERROR(CheckRank(*grad_output, "gradOutput"));
+  OPENACLNN_RETURN_IF_ERROR(
+      CheckDtypeListed(BackwardType(out->dtype), "out", kBackwardTypes, out->dtype));
+  OPENACLNN_RETURN_IF_ERROR(CheckMaxRank(*grad_output, "gradOutput"));
   Problem& p = *problem;
   p.kind = kind;
   OPENACLNN_RETURN_IF_ERROR(NormalizeDim(dim, *grad_output, "gradOutput", &p.dim));
