@@ -10,6 +10,7 @@
 
 #include "api/dtype.h"
 #include "api/tensor_desc.h"
+#include "backend/cpu/isa.h"
 #include "backend/cpu/thread_pool.h"
 #include "matmul_test_util.h"
 #include "util/precision.h"
@@ -417,6 +418,55 @@ TEST_F(MatmulTest, ScalarsOfOtherDtypes) {
                 AddScaled(MatmulGolden(Values(a), {4, 5}, Values(b), {5, 3}), {4, 3}, Values(self),
                           {4, 3}, 0.25, -3.0),
                 "double beta, int32 alpha");
+}
+
+// One-row products (a decode step's x @ W) run the matrix-vector kernel: both layouts of W
+// (row-major [K, N] and a weight.t() view of [N, K]), K and N off the vector and row-block sizes,
+// Addmm's bias and alpha; values against the golden model, and the same bits on every SIMD
+// target and thread count.
+TEST_F(MatmulTest, OneRowProductsMatchGoldenOnEveryTarget) {
+  std::mt19937 rng(31);
+  const int64_t sizes[][2] = {{37, 45}, {1024, 70}, {16, 3}, {5, 600}};  // {K, N}
+  for (aclDataType dt : {ACL_FLOAT, ACL_BF16}) {
+    for (const auto& kn : sizes) {
+      const int64_t k = kn[0], n = kn[1];
+      for (bool trans : {false, true}) {
+        DeviceTensor x({1, k}, dt), w({k, n}, dt, trans ? Transposed(2) : TensorLayout());
+        DeviceTensor bias({n}, dt);
+        x.FillUniform(&rng, -1.0f, 1.0f);
+        w.FillUniform(&rng, -1.0f, 1.0f);
+        bias.FillUniform(&rng, -1.0f, 1.0f);
+        // alpha 1 keeps BFLOAT16 on the BF16 GEMM's path; FLOAT also takes alpha 0.5.
+        const float alpha_value = dt == ACL_FLOAT ? 0.5f : 1.0f;
+        const std::vector<double> product = MatmulGolden(Values(x), {1, k}, Values(w), {k, n});
+        const std::vector<double> golden =
+            AddScaled(product, {1, n}, Values(bias), {n}, 1.0, alpha_value);
+        const std::string name = std::string(DTypeName(dt)) + " K " + std::to_string(k) + " N " +
+                                 std::to_string(n) + (trans ? " w.t()" : " w");
+        std::vector<std::vector<uint8_t>> results;
+        for (const std::string& isa : cpu::AvailableIsas()) {
+          ASSERT_TRUE(cpu::SetPlanningIsaCap(isa));
+          for (int threads : {1, 3}) {
+            cpu::SetNumThreads(threads);
+            DeviceTensor plain({1, n}, dt, TensorLayout().WithNanCanary());
+            DeviceTensor added({1, n}, dt, TensorLayout().WithNanCanary());
+            ASSERT_EQ(MatmulCall(x, w, plain, 0, stream_).phase2, 0);
+            Scalar one(1.0f), alpha(alpha_value);
+            ASSERT_EQ(AddmmCall(bias, x, w, one, alpha, added, 0, stream_).phase2, 0);
+            ExpectMatches(plain, product, "one row " + name);
+            ExpectMatches(added, golden, "one row + bias " + name);
+            std::vector<uint8_t> bytes = plain.Bytes();
+            const std::vector<uint8_t> more = added.Bytes();
+            bytes.insert(bytes.end(), more.begin(), more.end());
+            results.push_back(bytes);
+            EXPECT_TRUE(results.front() == results.back()) << name << " " << isa << " " << threads;
+          }
+        }
+        cpu::SetNumThreads(0);
+        ASSERT_TRUE(cpu::SetPlanningIsaCap(""));
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -1,0 +1,148 @@
+#include "kernels/cpu/gemv.h"
+
+#include <algorithm>
+#include <cstring>
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/cpu/gemv.cpp"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+// After highway.h, as Highway asks for its -inl headers.
+#include "kernels/cpu/convert-inl.h"  // NOLINT(build/include_order)
+
+HWY_BEFORE_NAMESPACE();
+namespace openaclnn::cpu::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+namespace cv = ::openaclnn::simd::HWY_NAMESPACE;
+
+// The dot form keeps this many partial sums per output, whatever the vector width.
+constexpr int64_t kPartials = 16;
+// Outputs of the dot form computed together: their matrix rows stream side by side, so their
+// cache misses overlap.
+constexpr int64_t kDotRows = 4;
+
+template <ElemType E>
+HWY_INLINE float LoadOne(const void* p, int64_t i) {
+  const hn::CappedTag<float, 1> d1;
+  return hn::GetLane(cv::LoadFloatLanes<E>(d1, p, i));
+}
+
+HWY_INLINE void Finish(float* partial, float alpha, bool accumulate, float* y) {
+  for (int64_t s = kPartials / 2; s >= 1; s /= 2) {
+    for (int64_t i = 0; i < s; ++i) partial[i] = partial[i] + partial[i + s];
+  }
+  const float v = alpha * partial[0];
+  *y = accumulate ? *y + v : v;
+}
+
+// Outputs j0 .. j0 + rows - 1 (rows <= kDotRows) of the dot form: row j of B is contiguous.
+template <ElemType E>
+void DotRows(int64_t rows, int64_t k, const void* x, const void* b, int64_t ldb, int64_t j0,
+             float alpha, bool accumulate, float* y) {
+  const hn::CappedTag<float, kPartials> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  const int64_t full = k / kPartials * kPartials;
+  const size_t esize = E == ElemType::kFloat32 ? sizeof(float) : sizeof(uint16_t);
+  alignas(64) float partial[kDotRows][kPartials] = {};
+  const unsigned char* row[kDotRows];
+  for (int64_t r = 0; r < kDotRows; ++r) {
+    // Rows past `rows` repeat the last one (their sums are dropped).
+    const int64_t j = j0 + std::min(r, rows - 1);
+    row[r] = static_cast<const unsigned char*>(b) + static_cast<size_t>(j * ldb) * esize;
+  }
+  // Lanes g .. g + lanes - 1 of every block of 16 products: partial i gets p = i (mod 16).
+  for (int64_t g = 0; g < kPartials; g += lanes) {
+    auto a0 = hn::Zero(d), a1 = hn::Zero(d), a2 = hn::Zero(d), a3 = hn::Zero(d);
+    for (int64_t p = g; p < full; p += kPartials) {
+      const auto xv = cv::LoadFloatLanes<E>(d, x, p);
+      a0 = hn::Add(a0, hn::Mul(xv, cv::LoadFloatLanes<E>(d, row[0], p)));
+      a1 = hn::Add(a1, hn::Mul(xv, cv::LoadFloatLanes<E>(d, row[1], p)));
+      a2 = hn::Add(a2, hn::Mul(xv, cv::LoadFloatLanes<E>(d, row[2], p)));
+      a3 = hn::Add(a3, hn::Mul(xv, cv::LoadFloatLanes<E>(d, row[3], p)));
+    }
+    hn::Store(a0, d, partial[0] + g);
+    hn::Store(a1, d, partial[1] + g);
+    hn::Store(a2, d, partial[2] + g);
+    hn::Store(a3, d, partial[3] + g);
+  }
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t p = full; p < k; ++p) {
+      partial[r][p - full] = partial[r][p - full] + LoadOne<E>(x, p) * LoadOne<E>(row[r], p);
+    }
+    Finish(partial[r], alpha, accumulate, y + j0 + r);
+  }
+}
+
+// Outputs per pass of the axpy form: their fp32 sums stay in a buffer in the L1 cache while the
+// rows of B stream through contiguously.
+constexpr int64_t kAxpyColumns = 512;
+
+// The axpy form: row p of B is contiguous; every output sums its products in order of p.
+template <ElemType E>
+void AxpyColumns(int64_t n, int64_t k, const void* x, const void* b, int64_t ldb, float alpha,
+                 bool accumulate, float* y) {
+  const hn::ScalableTag<float> d;
+  const hn::CappedTag<float, 1> d1;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  const size_t esize = E == ElemType::kFloat32 ? sizeof(float) : sizeof(uint16_t);
+  const auto* base = static_cast<const unsigned char*>(b);
+  alignas(64) float sums[kAxpyColumns];
+  for (int64_t j0 = 0; j0 < n; j0 += kAxpyColumns) {
+    const int64_t width = std::min(kAxpyColumns, n - j0);
+    const int64_t vectors = width / lanes * lanes;
+    std::fill(sums, sums + width, 0.0f);
+    for (int64_t p = 0; p < k; ++p) {
+      const float xp = LoadOne<E>(x, p);
+      const auto xv = hn::Set(d, xp);
+      const unsigned char* row = base + static_cast<size_t>(p * ldb + j0) * esize;
+      int64_t j = 0;
+      for (; j < vectors; j += lanes) {
+        hn::Store(hn::Add(hn::Load(d, sums + j), hn::Mul(xv, cv::LoadFloatLanes<E>(d, row, j))), d,
+                  sums + j);
+      }
+      for (; j < width; ++j) {
+        const auto v = hn::Mul(hn::Set(d1, xp), cv::LoadFloatLanes<E>(d1, row, j));
+        sums[j] = sums[j] + hn::GetLane(v);
+      }
+    }
+    for (int64_t j = 0; j < width; ++j) {
+      const float v = alpha * sums[j];
+      y[j0 + j] = accumulate ? y[j0 + j] + v : v;
+    }
+  }
+}
+
+template <ElemType E>
+void Gemv(bool trans_b, int64_t n, int64_t k, float alpha, const void* x, const void* b,
+          int64_t ldb, bool accumulate, float* y) {
+  if (!trans_b) return AxpyColumns<E>(n, k, x, b, ldb, alpha, accumulate, y);
+  for (int64_t j = 0; j < n; j += kDotRows) {
+    DotRows<E>(std::min(kDotRows, n - j), k, x, b, ldb, j, alpha, accumulate, y);
+  }
+}
+
+void GemvImpl(ElemType type, bool trans_b, int64_t n, int64_t k, float alpha, const void* x,
+              const void* b, int64_t ldb, bool accumulate, float* y) {
+  if (type == ElemType::kBFloat16) {
+    return Gemv<ElemType::kBFloat16>(trans_b, n, k, alpha, x, b, ldb, accumulate, y);
+  }
+  Gemv<ElemType::kFloat32>(trans_b, n, k, alpha, x, b, ldb, accumulate, y);
+}
+
+}  // namespace openaclnn::cpu::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace openaclnn::cpu {
+
+HWY_EXPORT(GemvImpl);
+
+void GemvRowMajor(const KernelTarget& target, ElemType type, bool trans_b, int64_t n, int64_t k,
+                  float alpha, const void* x, const void* b, int64_t ldb, bool accumulate,
+                  float* y) {
+  if (n <= 0) return;
+  OPENACLNN_DISPATCH(GemvImpl, target)(type, trans_b, n, k, alpha, x, b, ldb, accumulate, y);
+}
+
+}  // namespace openaclnn::cpu
+#endif  // HWY_ONCE

@@ -1,0 +1,26 @@
+#pragma once
+// The matrix-vector product of one-row matrix products (a decode step's x @ W): memory-bound, so
+// it streams the matrix once, on the SIMD target a plan holds, with an accumulation order that is
+// the same on every target (and so the same bits under every OPENACLNN_CPU_ISA cap).
+
+#include <cstdint>
+
+#include "api/elem_type.h"
+#include "backend/cpu/isa.h"
+
+namespace openaclnn::cpu {
+
+// y[j] = alpha * sum_p x[p] * B(p, j), plus y[j] when `accumulate`, for j < n and p < k. x is k
+// contiguous elements; B(p, j) is b[p * ldb + j] (row-major k x n) or, with trans_b, b[j * ldb + p]
+// (a weight.t() view of a row-major n x k matrix). x and B are FLOAT or BFLOAT16 (`type`, both the
+// same); y is fp32.
+//
+// Numerics: products and sums in fp32 (products of BFLOAT16 values are exact). Row-major B: each
+// y[j] sums its products in order of p. Transposed B: y[j] keeps 16 partial sums, partial i
+// taking the products p = i, i + 16, i + 32, ... in order of p, then adds them pairwise (i + 8
+// into i, then + 4, + 2, + 1). Neither depends on the vector width.
+void GemvRowMajor(const KernelTarget& target, ElemType type, bool trans_b, int64_t n, int64_t k,
+                  float alpha, const void* x, const void* b, int64_t ldb, bool accumulate,
+                  float* y);
+
+}  // namespace openaclnn::cpu
