@@ -48,14 +48,11 @@ def _promote(a, b):
     tb = dtype_of(b)
     if ta == tb:
         return ta
-    if {ta, tb} <= set(FLOATING[:2]):  # float16 with bfloat16
-        return np.dtype(np.float32)
-    if ta in FLOATING[:2] and tb not in FLOATING:
-        return ta
-    if tb in FLOATING[:2] and ta not in FLOATING:
-        return tb
-    if FLOATING[1] in (ta, tb):
-        return np.dtype(np.float32) if np.dtype(np.float16) not in (ta, tb) else ta
+    if (ta in FLOATING) != (tb in FLOATING):  # a float with an integer or bool: the float
+        return ta if ta in FLOATING else tb
+    if ta in FLOATING:  # the wider float; FLOAT16 with BFLOAT16 gives FLOAT
+        wider = max(FLOATING.index(ta), FLOATING.index(tb))
+        return FLOATING[max(wider, 2) if {ta, tb} == set(FLOATING[:2]) else wider]
     return np.result_type(ta, tb)
 
 
