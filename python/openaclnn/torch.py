@@ -26,25 +26,19 @@ def _tensor_out(like, shape, dtype=None):
     return torch.empty(tuple(shape), dtype=like.dtype if dtype is None else dtype)
 
 
-def _scalar_or_tensor(other):
-    """A 0-d tensor acts as a scalar in PyTorch's type promotion, as CANN's scalar forms do."""
-    return other.item() if other.dim() == 0 else other
-
-
-def _add(self, other, alpha=1):
+def _pointwise(operator, self, other, *alpha):
+    """add.Tensor / mul.Tensor: PyTorch's result dtype and shape, written by openaclnn. A 0-d
+    tensor (or a Python number) acts as a scalar in PyTorch's promotion, as in CANN's scalar
+    forms, so it goes as one."""
     import torch
 
-    out = _tensor_out(self, torch.broadcast_shapes(self.shape, other.shape),
-                      torch.result_type(self, other))
-    return _ops.add(self, _scalar_or_tensor(other), alpha, out=out)
-
-
-def _mul(self, other):
-    import torch
-
-    out = _tensor_out(self, torch.broadcast_shapes(self.shape, other.shape),
-                      torch.result_type(self, other))
-    return _ops.mul(self, _scalar_or_tensor(other), out=out)
+    dtype = torch.result_type(self, other)
+    if isinstance(other, torch.Tensor):
+        shape = torch.broadcast_shapes(self.shape, other.shape)
+        other = other.item() if other.dim() == 0 else other
+    else:
+        shape = self.shape
+    return operator(self, other, *alpha, out=_tensor_out(self, shape, dtype))
 
 
 def _native_layer_norm(input, normalized_shape, weight, bias, eps):
@@ -123,8 +117,8 @@ IMPLEMENTATIONS = {
     "mm": lambda self, mat2: _ops.mm(self, mat2),
     "bmm": lambda self, mat2: _ops.batch_matmul(self, mat2),
     "addmm": lambda self, mat1, mat2, beta=1, alpha=1: _ops.addmm(self, mat1, mat2, beta, alpha),
-    "add.Tensor": _add,
-    "mul.Tensor": _mul,
+    "add.Tensor": lambda self, other, alpha=1: _pointwise(_ops.add, self, other, alpha),
+    "mul.Tensor": lambda self, other: _pointwise(_ops.mul, self, other),
 }
 
 

@@ -151,19 +151,19 @@ void SetDevice(const std::string& name) {
   const DeviceKind wanted = name == "cuda" ? DeviceKind::kCuda : DeviceKind::kCpu;
   {
     std::lock_guard<std::mutex> lock(g_device_mutex);
+    if (wanted == DeviceKind::kCuda && g_kind != DeviceKind::kCuda) {
+      std::string reason;
+      if (ProbeCudaDevices(&reason) == 0) {
+        throw AclnnFailure(kInvalidDeviceId, "set_device(\"cuda\"): no CUDA GPU is available: " +
+                                                 reason + "; openaclnn stays on the CPU");
+      }
+    }
     if (g_started && g_kind != wanted) {
       throw AclnnFailure(kInvalidDeviceId,
                          "set_device(\"" + name + "\"): this process already runs openaclnn on " +
                              (g_kind == DeviceKind::kCuda ? "cuda" : "cpu") +
                              "; the device is fixed at the first operator call (call set_device "
                              "before any operator, or set OPENACLNN_DEVICE)");
-    }
-    if (wanted == DeviceKind::kCuda && !g_started) {
-      std::string reason;
-      if (ProbeCudaDevices(&reason) == 0) {
-        throw AclnnFailure(kInvalidDeviceId, "set_device(\"cuda\"): no CUDA GPU is available: " +
-                                                 reason + "; openaclnn stays on the CPU");
-      }
     }
     g_kind = wanted;
     if (!g_started) setenv("OPENACLNN_DEVICE", name.c_str(), 1);
