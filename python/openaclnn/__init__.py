@@ -11,8 +11,8 @@ failures raise AclnnError. ``openaclnn.torch.enable()`` runs PyTorch's CPU opera
 import contextlib
 
 from . import _C
-from ._arrays import bfloat16
-from ._errors import AclnnError
+from ._arrays import bfloat16  # noqa: F401
+from ._errors import AclnnError  # noqa: F401
 from ._ops import *  # noqa: F401,F403
 
 __version__ = "0.1.0"

@@ -2,7 +2,8 @@
 
 
 class AclnnError(RuntimeError):
-    """A failed aclnn call: ``code`` is the aclnn status, ``message`` aclGetRecentErrMsg()'s text."""
+    """A failed aclnn call: ``code`` is the aclnn status, ``message`` the text of
+    aclGetRecentErrMsg()."""
 
     def __init__(self, code, message):
         super().__init__(f"aclnn status {code}: {message}")

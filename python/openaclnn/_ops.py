@@ -12,6 +12,7 @@ import numpy as np
 from . import _C
 from ._arrays import FLOATING, acl_dtype, arg, dtype_of, empty, outputs, shape_of
 
+
 def _call(name, *args):
     getattr(_C, name)(*[arg(a) if _is_array(a) else a for a in args])
 

@@ -429,3 +429,13 @@ def test_empty_and_zero_dim(rng):
     scalar = np.array(2.0, np.float32)
     assert float(ops.mul(scalar, scalar)) == 4.0
     assert ops.reduce_sum(np.ones((2, 3), np.float32), ()).shape == ()
+
+
+def test_negative_strides_are_read_in_place(rng):
+    a = make(rng, (5, 6), np.float32)
+    reversed_view = a[::-1, ::-2]
+    assert_close(ops.add(reversed_view, 1.0), f64(reversed_view) + 1)
+    out = np.zeros((5, 6), np.float32)
+    ops.softmax(a, -1, out=out[:, ::-1])
+    e = np.exp(f64(a) - f64(a).max(-1, keepdims=True))
+    assert_close(out[:, ::-1], e / e.sum(-1, keepdims=True))
