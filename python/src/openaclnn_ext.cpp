@@ -276,7 +276,7 @@ struct TensorArg {
     span_bytes = static_cast<size_t>(storage) * element_size;
     host_base = static_cast<char*>(const_cast<void*>(static_cast<const void*>(array.data()))) +
                 (empty ? 0 : low * static_cast<int64_t>(element_size));
-    void* data = host_base;
+    void* data = span_bytes > 0 || !OnCuda() ? host_base : nullptr;
     if (OnCuda() && span_bytes > 0) {
       Check(aclrtMalloc(&device_copy, span_bytes, ACL_MEM_MALLOC_HUGE_FIRST), "aclrtMalloc");
       Check(aclrtMemcpy(device_copy, span_bytes, host_base, span_bytes, ACL_MEMCPY_HOST_TO_DEVICE),
