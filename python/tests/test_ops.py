@@ -47,6 +47,13 @@ def test_scalar_forms_and_inplace(rng, dtype, strided):
     assert_close(a, golden - f64(b))
     ops.inplace_mul(a, 2.0)
     assert_close(a, (golden - f64(b)) * 2, dtype)
+    golden = f64(a)
+    c = make(rng, (6, 7), dtype, strided, 1.0, 2.0)
+    assert ops.inplace_div(a, c) is a
+    assert_close(a, golden / f64(c), dtype)
+    golden = f64(a)
+    assert ops.inplace_sub(a, 0.5, alpha=2) is a
+    assert_close(a, golden - 1.0, dtype)
 
 
 def test_type_promotion():
