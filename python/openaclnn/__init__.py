@@ -8,8 +8,6 @@ Every function of aclnn's operators is here in snake case (layer_norm, conv_tbc_
 failures raise AclnnError. ``openaclnn.torch.enable()`` runs PyTorch's CPU operators on openaclnn.
 """
 
-import contextlib
-
 from . import _C
 from ._arrays import bfloat16  # noqa: F401
 from ._errors import AclnnError  # noqa: F401
@@ -18,7 +16,7 @@ from ._ops import *  # noqa: F401,F403
 __version__ = "0.1.0"
 
 
-class deterministic(contextlib.ContextDecorator):
+class deterministic:
     """The determinism switch (ACL_OPT_DETERMINISTIC through aclrtSetSysParamOpt).
 
     ``openaclnn.deterministic(True)`` sets it; ``with openaclnn.deterministic(True): ...`` sets it
