@@ -76,6 +76,14 @@ def empty(like, shape, dtype):
     return np.empty(tuple(shape), dtype)
 
 
+def check_writable(*arrays):
+    """Arrays an operator writes must be writable (NumPy's read-only arrays and broadcast views
+    are refused before the library could write them)."""
+    for x in arrays:
+        if isinstance(x, np.ndarray) and not x.flags.writeable:
+            raise ValueError("openaclnn: an array the operator writes is read-only")
+
+
 def outputs(out, specs):
     """The output arrays: `out` when given (one array or a sequence, None where not wanted), else
     new ones for each (like, shape, dtype) in `specs` (None for an output not computed)."""
@@ -84,4 +92,5 @@ def outputs(out, specs):
     given = list(out) if isinstance(out, (tuple, list)) else [out]
     if len(given) != len(specs):
         raise ValueError(f"openaclnn: out must hold {len(specs)} arrays, got {len(given)}")
+    check_writable(*given)
     return given

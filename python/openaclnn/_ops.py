@@ -10,10 +10,13 @@ import math
 import numpy as np
 
 from . import _C
-from ._arrays import FLOATING, acl_dtype, arg, dtype_of, empty, outputs, shape_of
+from ._arrays import (FLOATING, acl_dtype, arg, check_writable, dtype_of, empty, outputs,
+                      shape_of)
 
 
 def _call(name, *args):
+    if name.startswith("Inplace"):
+        check_writable(args[0])
     getattr(_C, name)(*[arg(a) if _is_array(a) else a for a in args])
 
 
@@ -435,6 +438,7 @@ def apply_adam_w(var, m, v, beta1_power, beta2_power, lr, weight_decay, beta1, b
                  max_grad_norm=None, amsgrad=False, maximize=False):
     """One AdamW step in place on var, m, v; hyperparameters as 1-element arrays
     (aclnnApplyAdamW). Returns (var, m, v)."""
+    check_writable(var, m, v)
     _call("ApplyAdamW", var, m, v, beta1_power, beta2_power, lr, weight_decay, beta1, beta2, eps,
           grad, max_grad_norm, amsgrad, maximize)
     return var, m, v
@@ -444,6 +448,7 @@ def apply_adam_w_v2(var, m, v, max_grad_norm, grad, step, lr, beta1, beta2, weig
                     amsgrad=False, maximize=False):
     """One AdamW step in place on var, m, v (and max_grad_norm with amsgrad); step a 1-element
     array (aclnnApplyAdamWV2). Returns (var, m, v)."""
+    check_writable(var, m, v, max_grad_norm)
     _call("ApplyAdamWV2", var, m, v, max_grad_norm, grad, step, lr, beta1, beta2, weight_decay,
           eps, amsgrad, maximize)
     return var, m, v

@@ -76,3 +76,20 @@ def test_error_leaves_the_library_usable():
     with pytest.raises(ops.AclnnError):
         ops.softmax(np.ones((2, 2), np.int64), -1)
     np.testing.assert_allclose(ops.softmax(np.zeros((2, 2), np.float32), -1), 0.5)
+
+
+def test_read_only_outputs_and_out_counts_are_refused():
+    x = np.ones((2, 3), np.float32)
+    frozen = np.zeros((2, 3), np.float32)
+    frozen.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        ops.softmax(x, -1, out=frozen)
+    with pytest.raises(ValueError, match="read-only"):
+        ops.inplace_zero(np.broadcast_to(np.float32(1), (2, 3)))
+    with pytest.raises(ValueError, match="read-only"):
+        ops.apply_adam_w_v2(frozen, x.copy(), x.copy(), None, x, np.array([1], np.int64), 0.1,
+                            0.9, 0.99, 0.0, 1e-8)
+    assert (frozen == 0).all()
+    with pytest.raises(ValueError, match="3 arrays"):
+        ops.layer_norm(x, [3], out=(x.copy(),))
+    np.testing.assert_allclose(ops.softmax(frozen, -1), 1 / 3)  # read-only inputs are fine
