@@ -54,28 +54,26 @@ def _native_layer_norm_backward(grad_out, input, normalized_shape, mean, rstd, w
                                     output_mask)
 
 
-def _softmax(self, dim, half_to_float):
-    import torch
+def _softmax_forward(operator):
+    """_softmax / _log_softmax: half_to_float asks for a FLOAT result."""
 
-    out = _tensor_out(self, self.shape, torch.float32 if half_to_float else None)
-    return _ops.softmax(self, dim, out=out)
+    def run(self, dim, half_to_float):
+        import torch
 
+        out = _tensor_out(self, self.shape, torch.float32 if half_to_float else None)
+        return operator(self, dim, out=out)
 
-def _log_softmax(self, dim, half_to_float):
-    import torch
-
-    out = _tensor_out(self, self.shape, torch.float32 if half_to_float else None)
-    return _ops.log_softmax(self, dim, out=out)
+    return run
 
 
-def _softmax_backward(grad_output, output, dim, input_dtype):
-    return _ops.softmax_backward(grad_output, output, dim,
-                                 out=_tensor_out(grad_output, grad_output.shape, input_dtype))
+def _softmax_backward(operator):
+    """_softmax_backward_data / _log_softmax_backward_data: the gradient in input_dtype."""
 
+    def run(grad_output, output, dim, input_dtype):
+        return operator(grad_output, output, dim,
+                        out=_tensor_out(grad_output, grad_output.shape, input_dtype))
 
-def _log_softmax_backward(grad_output, output, dim, input_dtype):
-    return _ops.log_softmax_backward(grad_output, output, dim,
-                                     out=_tensor_out(grad_output, grad_output.shape, input_dtype))
+    return run
 
 
 def _gelu(self, approximate="none"):
@@ -105,10 +103,10 @@ IMPLEMENTATIONS = {
     "embedding_dense_backward": _ops.embedding_dense_backward,
     "nll_loss_forward": _nll_loss_forward,
     "nll_loss_backward": _nll_loss_backward,
-    "_softmax": _softmax,
-    "_softmax_backward_data": _softmax_backward,
-    "_log_softmax": _log_softmax,
-    "_log_softmax_backward_data": _log_softmax_backward,
+    "_softmax": _softmax_forward(_ops.softmax),
+    "_softmax_backward_data": _softmax_backward(_ops.softmax_backward),
+    "_log_softmax": _softmax_forward(_ops.log_softmax),
+    "_log_softmax_backward_data": _softmax_backward(_ops.log_softmax_backward),
     "gelu": _gelu,
     "gelu_backward": lambda grad, self, approximate="none": _ops.gelu_backward_v2(grad, self,
                                                                                   approximate),
