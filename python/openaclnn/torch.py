@@ -26,19 +26,30 @@ def _tensor_out(like, shape, dtype=None):
     return torch.empty(tuple(shape), dtype=like.dtype if dtype is None else dtype)
 
 
-def _pointwise(operator, self, other, *alpha):
-    """add.Tensor / mul.Tensor: PyTorch's result dtype and shape, written by openaclnn. A 0-d
+def _pointwise(operator, self, other, *alpha, true_divide=False):
+    """add/sub/mul/div.Tensor: PyTorch's result dtype and shape, written by openaclnn. A 0-d
     tensor (or a Python number) acts as a scalar in PyTorch's promotion, as in CANN's scalar
     forms, so it goes as one."""
     import torch
 
     dtype = torch.result_type(self, other)
+    if true_divide and not (dtype.is_floating_point or dtype.is_complex):
+        dtype = torch.get_default_dtype()
     if isinstance(other, torch.Tensor):
         shape = torch.broadcast_shapes(self.shape, other.shape)
         other = other.item() if other.dim() == 0 else other
     else:
         shape = self.shape
     return operator(self, other, *alpha, out=_tensor_out(self, shape, dtype))
+
+
+def _sum(self, dim=None, keepdim=False, dtype=None):
+    """sum.dim_IntList: integers and bools sum to int64 unless a dtype is given, as in PyTorch."""
+    import torch
+
+    if dtype is None:
+        dtype = self.dtype if self.is_floating_point() or self.is_complex() else torch.int64
+    return _ops.reduce_sum(self, list(dim or ()), keepdim, dtype)
 
 
 def _native_layer_norm(input, normalized_shape, weight, bias, eps):
@@ -115,8 +126,13 @@ IMPLEMENTATIONS = {
     "mm": lambda self, mat2: _ops.mm(self, mat2),
     "bmm": lambda self, mat2: _ops.batch_matmul(self, mat2),
     "addmm": lambda self, mat1, mat2, beta=1, alpha=1: _ops.addmm(self, mat1, mat2, beta, alpha),
+    "baddbmm": lambda self, batch1, batch2, beta=1, alpha=1: _ops.baddbmm(self, batch1, batch2,
+                                                                          beta, alpha),
     "add.Tensor": lambda self, other, alpha=1: _pointwise(_ops.add, self, other, alpha),
+    "sub.Tensor": lambda self, other, alpha=1: _pointwise(_ops.sub, self, other, alpha),
     "mul.Tensor": lambda self, other: _pointwise(_ops.mul, self, other),
+    "div.Tensor": lambda self, other: _pointwise(_ops.div, self, other, true_divide=True),
+    "sum.dim_IntList": _sum,
 }
 
 
