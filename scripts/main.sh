@@ -17,6 +17,9 @@ step "install into $prefix"
 cmake --install build/release --prefix "$prefix" >/dev/null
 ls "$prefix/lib64"
 
+step "python: the openaclnn package (out/venv), a short example, golden data in out/golden"
+./scripts/test_python.sh example
+
 step "sample programs, built against the install tree"
 mkdir -p out/samples
 for src in tests/samples/*.cpp; do

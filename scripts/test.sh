@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command: installs what is needed, builds with warnings as errors, runs every test in
-# Release, then again under the address and undefined-behaviour sanitizers, then the threading
-# tests under the thread sanitizer, then each libFuzzer target for a bounded time.
+# Release and the Python package's pytest suite, then the tests again under the address and
+# undefined-behaviour sanitizers, then the threading tests under the thread sanitizer, then each
+# libFuzzer target for a bounded time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install_deps.sh
@@ -13,6 +14,9 @@ cmake --preset release >/dev/null
 cmake --build --preset release -j"$jobs"
 step "release: tests"
 ctest --preset release -j"$jobs"
+
+step "python package: install into out/venv, pytest"
+./scripts/test_python.sh
 
 step "address+undefined sanitizers: configure and build"
 cmake --preset asan >/dev/null
