@@ -110,14 +110,8 @@ int main(int argc, char** argv) {
   aclrtSetDevice(0);
   aclrtStream stream = nullptr;
   aclrtCreateStream(&stream);
-  std::vector<int> sizes;
-  if (args.only_shape >= 0 && args.only_shape < static_cast<int>(std::size(kSizes))) {
-    sizes.push_back(args.only_shape);
-  } else if (args.quick) {
-    sizes.push_back(0);
-  } else {
-    for (int i = 0; i < static_cast<int>(std::size(kSizes)); ++i) sizes.push_back(i);
-  }
+  const std::vector<int> sizes = openaclnn::bench::SelectShapes(static_cast<int>(std::size(kSizes)),
+                                                                args.quick, args.only_shape);
   const int pairs = args.quick ? 3 : 21;
   const double seconds = args.quick ? 0.05 : 1.0;
   openaclnn::bench::TorchColumn torch(args.torch_path);

@@ -155,6 +155,17 @@ inline bool ParseTableBenchArgs(int argc, char** argv, TableBenchArgs* args) {
   return true;
 }
 
+// The shape (or size) indices a table benchmark runs out of `count`: `only_shape` where it is one
+// of them, else `quick_set` with --quick, else all of them.
+inline std::vector<int> SelectShapes(int count, bool quick, int only_shape,
+                                     std::vector<int> quick_set = {0}) {
+  if (only_shape >= 0 && only_shape < count) return {only_shape};
+  if (quick) return quick_set;
+  std::vector<int> all(count);
+  for (int i = 0; i < count; ++i) all[i] = i;
+  return all;
+}
+
 // fp32 FMA peak: 16 independent FMA chains in registers on every thread (zmm where the CPU has
 // AVX-512, else ymm), in GFLOP/s, best of three.
 __attribute__((target("avx512f"))) inline float FmaChainsAvx512(int64_t iters) {

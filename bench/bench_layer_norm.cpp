@@ -200,14 +200,9 @@ int main(int argc, char** argv) {
   aclrtSetDevice(0);
   aclrtStream stream = nullptr;
   aclrtCreateStream(&stream);
-  std::vector<int> shapes;
-  if (only_shape >= 0 && only_shape < static_cast<int>(std::size(kShapes))) {
-    shapes.push_back(only_shape);
-  } else if (quick) {
-    shapes.assign(std::begin(kQuickShapes), std::end(kQuickShapes));
-  } else {
-    for (int i = 0; i < static_cast<int>(std::size(kShapes)); ++i) shapes.push_back(i);
-  }
+  const std::vector<int> shapes =
+      openaclnn::bench::SelectShapes(static_cast<int>(std::size(kShapes)), quick, only_shape,
+                                     {std::begin(kQuickShapes), std::end(kQuickShapes)});
   const int reps = quick ? 3 : 7;
   const double min_time = quick ? 0.05 : 0.2;
   openaclnn::bench::TorchColumn torch(torch_path);

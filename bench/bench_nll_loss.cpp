@@ -138,14 +138,8 @@ int main(int argc, char** argv) {
   aclrtSetDevice(0);
   aclrtStream stream = nullptr;
   aclrtCreateStream(&stream);
-  std::vector<int> shapes;
-  if (args.only_shape >= 0 && args.only_shape < static_cast<int>(std::size(kShapes))) {
-    shapes.push_back(args.only_shape);
-  } else if (args.quick) {
-    shapes.push_back(0);
-  } else {
-    for (int i = 0; i < static_cast<int>(std::size(kShapes)); ++i) shapes.push_back(i);
-  }
+  const std::vector<int> shapes = openaclnn::bench::SelectShapes(
+      static_cast<int>(std::size(kShapes)), args.quick, args.only_shape);
   const int pairs = args.quick ? 15 : 51;
   const double seconds = args.quick ? 0.2 : 1.0;
   openaclnn::bench::TorchColumn torch(args.torch_path);
