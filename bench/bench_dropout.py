@@ -22,15 +22,9 @@ benchmark:
 Each time is the median of single calls (at least 51 and 1 s; with --quick 15 and 0.2 s) after
 a warm-up. Pass --threads to match the C++ run's threads.
 """
-import argparse
-import statistics
-import sys
-import time
+import torch_peer
 
-try:
-    import torch
-except ImportError:
-    sys.exit("bench_dropout.py needs PyTorch (pip install torch); it is not importable here")
+torch = torch_peer.import_torch(__file__)
 
 # Elements, in the order of kSizes in bench_dropout.cpp; --quick runs the first one.
 SIZES = [1 << 24, 1 << 26]
@@ -38,45 +32,26 @@ QUICK = [0]
 P = 0.1
 
 
-def timed(call, min_calls, seconds):
-    for _ in range(2):
-        call()
-    times = []
-    start = time.perf_counter()
-    while len(times) < min_calls or time.perf_counter() - start < seconds:
-        t0 = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
-
-
 def rows(n, min_calls, seconds):
     """Yields (row key, median seconds) for the rows of one size."""
     keep = 1.0 - P
     scale = 1.0 / keep
     mask_out = torch.empty(n, dtype=torch.bool)
-    yield "gen_mask", timed(lambda: mask_out.bernoulli_(keep), min_calls, seconds)
+    yield "gen_mask", torch_peer.timed(lambda: mask_out.bernoulli_(keep), min_calls, seconds)
     gen = torch.Generator().manual_seed(1)
     mask = torch.empty(n, dtype=torch.bool).bernoulli_(keep, generator=gen)
     x32 = torch.rand(n, generator=gen) * 8 - 4
     for name, dtype in (("f32", torch.float32), ("bf16", torch.bfloat16)):
         x = x32.to(dtype)
-        yield f"{name}_do_mask", timed(lambda: x * mask * scale, min_calls, seconds)
+        yield f"{name}_do_mask", torch_peer.timed(lambda: x * mask * scale, min_calls, seconds)
     for name, dtype in (("f32", torch.float32), ("bf16", torch.bfloat16)):
         x = x32.to(dtype)
-        yield f"{name}_dropout", timed(lambda: torch.native_dropout(x, P, True), min_calls,
-                                       seconds)
+        yield f"{name}_dropout", torch_peer.timed(lambda: torch.native_dropout(x, P, True),
+                                                  min_calls, seconds)
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--threads", type=int, default=0, help="0: PyTorch's default")
-    args = parser.parse_args()
-    if args.threads > 0:
-        torch.set_num_threads(args.threads)
-    print(f"#torch {torch.__version__} {torch.backends.cpu.get_cpu_capability()} "
-          f"{torch.get_num_threads()} threads", flush=True)
+    args = torch_peer.start(torch)
     indices = QUICK if args.quick else range(len(SIZES))
     min_calls, seconds = (15, 0.2) if args.quick else (51, 1.0)
     with torch.no_grad():
