@@ -110,53 +110,37 @@ int main(int argc, char** argv) {
   aclrtSetDevice(0);
   aclrtStream stream = nullptr;
   aclrtCreateStream(&stream);
-  std::vector<int> sizes;
-  if (args.only_shape >= 0 && args.only_shape < static_cast<int>(std::size(kSizes))) {
-    sizes.push_back(args.only_shape);
-  } else if (args.quick) {
-    sizes.push_back(0);
-  } else {
-    for (int i = 0; i < static_cast<int>(std::size(kSizes)); ++i) sizes.push_back(i);
-  }
+  const std::vector<int> sizes = openaclnn::bench::SelectShapes(static_cast<int>(std::size(kSizes)),
+                                                                args.quick, args.only_shape);
   const int pairs = args.quick ? 3 : 21;
   const double seconds = args.quick ? 0.05 : 1.0;
-  std::string torch_version;
-  const std::map<std::string, double> torch =
-      openaclnn::bench::ReadTorchResults(args.torch_path, &torch_version);
+  openaclnn::bench::TorchColumn torch(args.torch_path);
   std::printf("openaclnn ApplyAdamWV2, %d threads, ISA %s; PyTorch: %s\n\n",
-              openaclnn::cpu::NumThreads(), openaclnn::cpu::ActiveIsa().c_str(),
-              torch.empty() ? "not measured (pass --torch_results)" : torch_version.c_str());
+              openaclnn::cpu::NumThreads(), openaclnn::cpu::ActiveIsa().c_str(), torch.Describe());
   std::printf(
       "| elements | dtype | amsgrad | openaclnn ms | GB/s | stream GB/s | of stream | PyTorch ms | "
       "PyTorch / ours |\n");
   std::printf("|---:|---|---|---:|---:|---:|---:|---:|---:|\n");
-  double log_torch = 0;
-  int count_torch = 0;
   for (int si : sizes) {
     for (aclDataType dt : {ACL_FLOAT, ACL_BF16}) {
       for (bool amsgrad : {false, true}) {
         const Result r = Measure(kSizes[si], dt, amsgrad, stream, pairs, seconds);
         if (r.ours <= 0) continue;
-        char torch_cell[64] = "-", torch_ratio[64] = "-";
-        const auto th = torch.find(std::to_string(si) + "/" + (dt == ACL_BF16 ? "bf16" : "f32") +
-                                   (amsgrad ? "_amsgrad" : ""));
-        if (th != torch.end()) {
-          std::snprintf(torch_cell, sizeof(torch_cell), "%.3f", th->second * 1e3);
-          std::snprintf(torch_ratio, sizeof(torch_ratio), "%.2f", th->second / r.ours);
-          log_torch += std::log(th->second / r.ours);
-          ++count_torch;
-        }
+        const auto torch_cells =
+            torch.Cells(std::to_string(si) + "/" + (dt == ACL_BF16 ? "bf16" : "f32") +
+                            (amsgrad ? "_amsgrad" : ""),
+                        r.ours);
         std::printf("| %lld | %s | %s | %.3f | %.1f | %.1f | %.0f %% | %s | %s |\n",
                     static_cast<long long>(kSizes[si]), dt == ACL_BF16 ? "BF16" : "FLOAT",
                     amsgrad ? "yes" : "no", r.ours * 1e3, r.bytes / r.ours / 1e9,
-                    r.bytes / r.stream / 1e9, 100.0 * r.fraction, torch_cell, torch_ratio);
+                    r.bytes / r.stream / 1e9, 100.0 * r.fraction, torch_cells.ms.c_str(),
+                    torch_cells.ratio.c_str());
         std::fflush(stdout);
       }
     }
   }
-  if (count_torch > 0) {
-    std::printf("\napply_adam_w_v2: geometric mean %.2fx PyTorch\n",
-                std::exp(log_torch / count_torch));
+  if (torch.booked() > 0) {
+    std::printf("\napply_adam_w_v2: geometric mean %.2fx PyTorch\n", torch.GeometricMean());
   }
   aclrtDestroyStream(stream);
   aclrtResetDevice(0);

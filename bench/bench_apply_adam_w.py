@@ -13,15 +13,9 @@ tensor of the size, with the same hyperparameters (lr 1e-3, betas 0.9/0.999, wei
 eps 1e-8, step 10); the time is the median of single calls after a warm-up. Pass --threads to
 match the C++ run's threads.
 """
-import argparse
-import statistics
-import sys
-import time
+import torch_peer
 
-try:
-    import torch
-except ImportError:
-    sys.exit("bench_apply_adam_w.py needs PyTorch (import torch failed); nothing measured")
+torch = torch_peer.import_torch(__file__)
 
 # kSizes in bench_apply_adam_w.cpp.
 SIZES = [1 << 22, 1 << 24]
@@ -38,26 +32,11 @@ def measure(n, dtype, amsgrad, min_calls, seconds):
                             beta1=0.9, beta2=0.999, weight_decay=0.01, eps=1e-8,
                             amsgrad=amsgrad, maximize=False)
 
-    for _ in range(2):
-        call()
-    times = []
-    start = time.perf_counter()
-    while len(times) < min_calls or time.perf_counter() - start < seconds:
-        t0 = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+    return torch_peer.timed(call, min_calls, seconds)
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--threads", type=int, default=0, help="0: PyTorch's default")
-    args = parser.parse_args()
-    if args.threads > 0:
-        torch.set_num_threads(args.threads)
-    print(f"#torch {torch.__version__} {torch.backends.cpu.get_cpu_capability()} "
-          f"{torch.get_num_threads()} threads", flush=True)
+    args = torch_peer.start(torch)
     indices = [0] if args.quick else range(len(SIZES))
     min_calls, seconds = (3, 0.05) if args.quick else (21, 1.0)
     for i in indices:

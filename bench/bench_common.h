@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +16,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace openaclnn::bench {
@@ -56,6 +58,79 @@ inline std::map<std::string, double> ReadTorchResults(const std::string& path,
   return out;
 }
 
+// A peer's times beside ours in a benchmark table: the "<peer> ms" and "<peer> / ours" cells of
+// each row ("-" where the peer has no time for the row) and the geometric mean of the ratios
+// booked, for the summary line.
+class PeerColumn {
+ public:
+  struct RowCells {
+    std::string ms = "-";     // the peer's time in milliseconds, "%.3f"
+    std::string ratio = "-";  // the peer's time over ours, "%.2f"
+  };
+
+  // `seconds`: the peer's time per row key.
+  explicit PeerColumn(std::map<std::string, double> seconds) : seconds_(std::move(seconds)) {}
+
+  // The cells of the row `key`, where ours took `our_seconds`; the ratio counts in the geometric
+  // mean when `book` (a table may show rows its summary leaves out).
+  RowCells Cells(const std::string& key, double our_seconds, bool book = true) {
+    RowCells cells;
+    const auto it = seconds_.find(key);
+    if (it == seconds_.end()) return cells;
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), "%.3f", it->second * 1e3);
+    cells.ms = buf;
+    std::snprintf(buf, sizeof(buf), "%.2f", it->second / our_seconds);
+    cells.ratio = buf;
+    if (book) {
+      log_sum_ += std::log(it->second / our_seconds);
+      ++booked_;
+    }
+    return cells;
+  }
+
+  bool empty() const { return seconds_.empty(); }
+  // How many ratios the geometric mean is over.
+  int booked() const { return booked_; }
+  // The geometric mean of the booked ratios (peer time over ours); 1 when none was booked.
+  double GeometricMean() const { return booked_ > 0 ? std::exp(log_sum_ / booked_) : 1.0; }
+
+ private:
+  std::map<std::string, double> seconds_;
+  double log_sum_ = 0;
+  int booked_ = 0;
+};
+
+// The PyTorch column of a table, from the file a bench/*.py script wrote (see ReadTorchResults;
+// no times when `results_path` is empty).
+class TorchColumn {
+ public:
+  explicit TorchColumn(const std::string& results_path)
+      : column_(ReadTorchResults(results_path, &version_)) {}
+
+  PeerColumn::RowCells Cells(const std::string& key, double our_seconds, bool book = true) {
+    return column_.Cells(key, our_seconds, book);
+  }
+  int booked() const { return column_.booked(); }
+  double GeometricMean() const { return column_.GeometricMean(); }
+
+  // For the heading's "PyTorch: ...": the file's version line, or how to get one.
+  const char* Describe() const {
+    return column_.empty() ? "not measured (pass --torch_results)" : version_.c_str();
+  }
+  // The summary line's ", geometric mean 1.23x PyTorch" ("" when no ratio was booked).
+  std::string Summary() const {
+    if (booked() == 0) return "";
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), ", geometric mean %.2fx PyTorch", GeometricMean());
+    return buf;
+  }
+
+ private:
+  std::string version_;  // before column_: the constructor fills it while building column_
+  PeerColumn column_;
+};
+
 // The options of the table-printing forward benchmarks: --quick, --shape=INDEX,
 // --torch_results=FILE. False (after a usage line on stderr) for anything else.
 struct TableBenchArgs {
@@ -78,6 +153,17 @@ inline bool ParseTableBenchArgs(int argc, char** argv, TableBenchArgs* args) {
     }
   }
   return true;
+}
+
+// The shape (or size) indices a table benchmark runs out of `count`: `only_shape` where it is one
+// of them, else `quick_set` with --quick, else all of them.
+inline std::vector<int> SelectShapes(int count, bool quick, int only_shape,
+                                     std::vector<int> quick_set = {0}) {
+  if (only_shape >= 0 && only_shape < count) return {only_shape};
+  if (quick) return quick_set;
+  std::vector<int> all(count);
+  for (int i = 0; i < count; ++i) all[i] = i;
+  return all;
 }
 
 // fp32 FMA peak: 16 independent FMA chains in registers on every thread (zmm where the CPU has

@@ -146,19 +146,12 @@ int main(int argc, char** argv) {
   aclrtSetDevice(0);
   aclrtStream stream = nullptr;
   aclrtCreateStream(&stream);
-  std::vector<int> shapes;
-  if (only_shape >= 0 && only_shape < static_cast<int>(std::size(kShapes))) {
-    shapes.push_back(only_shape);
-  } else if (quick) {
-    shapes.assign(std::begin(kQuickShapes), std::end(kQuickShapes));
-  } else {
-    for (int i = 0; i < static_cast<int>(std::size(kShapes)); ++i) shapes.push_back(i);
-  }
+  const std::vector<int> shapes =
+      openaclnn::bench::SelectShapes(static_cast<int>(std::size(kShapes)), quick, only_shape,
+                                     {std::begin(kQuickShapes), std::end(kQuickShapes)});
   const int reps = quick ? 3 : 5;
   const double min_time = quick ? 0.1 : 0.3;
-  std::string torch_version;
-  const std::map<std::string, double> torch =
-      openaclnn::bench::ReadTorchResults(torch_path, &torch_version);
+  openaclnn::bench::TorchColumn torch(torch_path);
   // The machine is shared: the peak is measured before every shape and the highest value seen
   // in the run is the denominator, so a busy moment does not inflate the ratios.
   const int threads = openaclnn::cpu::NumThreads();
@@ -181,33 +174,23 @@ int main(int argc, char** argv) {
       "openaclnn ConvTbc forward, %d threads, ISA %s, GEMM %s; fp32 FMA peak %.0f "
       "GFLOP/s (highest in this run); PyTorch: %s\n\n",
       threads, openaclnn::cpu::ActiveIsa().c_str(), openaclnn::cpu::GemmProviderName(), peak,
-      torch.empty() ? "not measured (pass --torch_results)" : torch_version.c_str());
+      torch.Describe());
   std::printf(
       "| (T_in, B, Cin, Cout, K, pad) | dtype | openaclnn ms | GFLOP/s | of peak | "
       "PyTorch ms | PyTorch / ours |\n");
   std::printf("|---|---|---:|---:|---:|---:|---:|\n");
-  double log_torch = 0;
-  int count_torch = 0;
   for (const Row& row : rows) {
     const Shape& s = kShapes[row.shape];
     const double t = row.seconds;
     const double gflops = s.Flops() / t / 1e9;
-    char torch_cell[64] = "-", torch_ratio[64] = "-";
-    const auto th =
-        torch.find(std::to_string(row.shape) + "/" + (row.dtype == ACL_BF16 ? "bf16" : "f32"));
-    if (th != torch.end()) {
-      std::snprintf(torch_cell, sizeof(torch_cell), "%.3f", th->second * 1e3);
-      std::snprintf(torch_ratio, sizeof(torch_ratio), "%.2f", th->second / t);
-      log_torch += std::log(th->second / t);
-      ++count_torch;
-    }
+    const auto torch_cells =
+        torch.Cells(std::to_string(row.shape) + "/" + (row.dtype == ACL_BF16 ? "bf16" : "f32"), t);
     std::printf("| %s | %s | %.3f | %.0f | %.0f %% | %s | %s |\n", s.Label().c_str(),
                 row.dtype == ACL_BF16 ? "BF16" : "FLOAT", t * 1e3, gflops, 100.0 * gflops / peak,
-                torch_cell, torch_ratio);
+                torch_cells.ms.c_str(), torch_cells.ratio.c_str());
   }
-  if (count_torch > 0) {
-    std::printf("\ngeometric mean speed-up over PyTorch: %.2fx\n",
-                std::exp(log_torch / count_torch));
+  if (torch.booked() > 0) {
+    std::printf("\ngeometric mean speed-up over PyTorch: %.2fx\n", torch.GeometricMean());
   }
   aclrtDestroyStream(stream);
   aclrtResetDevice(0);

@@ -11,11 +11,12 @@ output to the C++ benchmark:
 FLOAT, or BFLOAT16 input and weight (PyTorch's conv_tbc wants the bias in the same dtype); the
 time is the median of several repetitions after a warm-up, each call allocating its output.
 """
-import argparse
 import statistics
 import time
 
-import torch
+import torch_peer
+
+torch = torch_peer.import_torch(__file__)
 
 SHAPES = [
     (32, 128, 512, 1024, 3, 1), (32, 128, 512, 1024, 3, 2), (32, 128, 1024, 2048, 3, 1),
@@ -49,14 +50,7 @@ def measure(shape, dtype, reps, min_time):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--threads", type=int, default=0, help="0: PyTorch's default")
-    args = parser.parse_args()
-    if args.threads > 0:
-        torch.set_num_threads(args.threads)
-    print(f"#torch {torch.__version__} {torch.backends.cpu.get_cpu_capability()} "
-          f"{torch.get_num_threads()} threads", flush=True)
+    args = torch_peer.start(torch)
     indices = QUICK if args.quick else range(len(SHAPES))
     reps, min_time = (3, 0.1) if args.quick else (5, 0.3)
     for i in indices:

@@ -15,32 +15,14 @@ program's values, the same distribution), no padding index, no scaling by freque
 the median of single calls (at least 51 and 1 s) after a warm-up. Pass --threads to match the C++
 run's threads.
 """
-import argparse
-import statistics
-import sys
-import time
+import torch_peer
 
-try:
-    import torch
-    import torch.nn.functional as F
-except ImportError:
-    sys.exit("bench_embedding.py needs PyTorch (pip install torch); it is not importable here")
+torch = torch_peer.import_torch(__file__)
+F = torch.nn.functional
 
 # (rows, dim, indices), in the order of kShapes in bench_embedding.cpp; --quick runs the first.
 SHAPES = [(32000, 1024, 4096), (50257, 768, 8192), (8192, 128, 131072), (1000, 64, 262144)]
 QUICK = [0]
-
-
-def timed(call, min_calls, seconds):
-    for _ in range(2):
-        call()
-    times = []
-    start = time.perf_counter()
-    while len(times) < min_calls or time.perf_counter() - start < seconds:
-        t0 = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
 
 
 def measure(rows, dim, count, dtype, backward, min_calls, seconds):
@@ -48,21 +30,15 @@ def measure(rows, dim, count, dtype, backward, min_calls, seconds):
     idx = torch.randint(0, rows, (count,), generator=gen, dtype=torch.int64)
     if not backward:
         weight = (torch.rand((rows, dim), generator=gen) * 2 - 1).to(dtype)
-        return timed(lambda: F.embedding(idx, weight), min_calls, seconds)
+        return torch_peer.timed(lambda: F.embedding(idx, weight), min_calls, seconds)
     grad = (torch.rand((count, dim), generator=gen) * 2 - 1).to(dtype)
-    return timed(lambda: torch.ops.aten.embedding_dense_backward(grad, idx, rows, -1, False),
-                 min_calls, seconds)
+    return torch_peer.timed(
+        lambda: torch.ops.aten.embedding_dense_backward(grad, idx, rows, -1, False), min_calls,
+        seconds)
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--threads", type=int, default=0, help="0: PyTorch's default")
-    args = parser.parse_args()
-    if args.threads > 0:
-        torch.set_num_threads(args.threads)
-    print(f"#torch {torch.__version__} {torch.backends.cpu.get_cpu_capability()} "
-          f"{torch.get_num_threads()} threads", flush=True)
+    args = torch_peer.start(torch)
     indices = QUICK if args.quick else range(len(SHAPES))
     min_calls, seconds = (15, 0.2) if args.quick else (51, 1.0)
     for i in indices:

@@ -14,11 +14,9 @@ torch.nn.functional.glu(x, -1) (aten.glu.out) and torch.ops.aten.glu_backward(.g
 with preallocated outputs; the time is the median of single calls after a warm-up. Pass --threads
 to match the C++ run's threads.
 """
-import argparse
-import statistics
-import time
+import torch_peer
 
-import torch
+torch = torch_peer.import_torch(__file__)
 
 # The shapes of kShapes in bench_gelu.cpp, and the operators in the order of its kOps.
 SHAPES = [(4096, 4096), (16384, 1024), (2048, 8192)]
@@ -48,26 +46,11 @@ def measure(shape, op, dtype, min_calls, seconds):
     x = ((torch.rand(shape, generator=gen) * 8 - 4)).to(dtype)
     g = ((torch.rand(shape, generator=gen) * 2 - 1)).to(dtype)
     call = make_call(op, x, g)
-    for _ in range(2):
-        call()
-    times = []
-    start = time.perf_counter()
-    while len(times) < min_calls or time.perf_counter() - start < seconds:
-        t0 = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+    return torch_peer.timed(call, min_calls, seconds)
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--threads", type=int, default=0, help="0: PyTorch's default")
-    args = parser.parse_args()
-    if args.threads > 0:
-        torch.set_num_threads(args.threads)
-    print(f"#torch {torch.__version__} {torch.backends.cpu.get_cpu_capability()} "
-          f"{torch.get_num_threads()} threads", flush=True)
+    args = torch_peer.start(torch)
     indices = [0] if args.quick else range(len(SHAPES))
     min_calls, seconds = (3, 0.05) if args.quick else (31, 1.0)
     for i in indices:

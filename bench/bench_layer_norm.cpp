@@ -200,29 +200,20 @@ int main(int argc, char** argv) {
   aclrtSetDevice(0);
   aclrtStream stream = nullptr;
   aclrtCreateStream(&stream);
-  std::vector<int> shapes;
-  if (only_shape >= 0 && only_shape < static_cast<int>(std::size(kShapes))) {
-    shapes.push_back(only_shape);
-  } else if (quick) {
-    shapes.assign(std::begin(kQuickShapes), std::end(kQuickShapes));
-  } else {
-    for (int i = 0; i < static_cast<int>(std::size(kShapes)); ++i) shapes.push_back(i);
-  }
+  const std::vector<int> shapes =
+      openaclnn::bench::SelectShapes(static_cast<int>(std::size(kShapes)), quick, only_shape,
+                                     {std::begin(kQuickShapes), std::end(kQuickShapes)});
   const int reps = quick ? 3 : 7;
   const double min_time = quick ? 0.05 : 0.2;
-  std::string torch_version;
-  const std::map<std::string, double> torch =
-      openaclnn::bench::ReadTorchResults(torch_path, &torch_version);
+  openaclnn::bench::TorchColumn torch(torch_path);
 
   std::printf("openaclnn LayerNorm forward, %d threads, ISA %s; PyTorch: %s\n\n",
-              openaclnn::cpu::NumThreads(), openaclnn::cpu::ActiveIsa().c_str(),
-              torch.empty() ? "not measured (pass --torch_results)" : torch_version.c_str());
+              openaclnn::cpu::NumThreads(), openaclnn::cpu::ActiveIsa().c_str(), torch.Describe());
   std::printf(
       "| shape (M, N) | dtype | openaclnn ms | GB/s | floor GB/s | of floor | PyTorch ms "
       "| PyTorch / ours |\n");
   std::printf("|---|---|---:|---:|---:|---:|---:|---:|\n");
-  double log_torch = 0, min_floor = 1e9;
-  int count_torch = 0;
+  double min_floor = 1e9;
   for (int si : shapes) {
     for (aclDataType dt : {ACL_FLOAT, ACL_BF16}) {
       const Shape& s = kShapes[si];
@@ -231,23 +222,16 @@ int main(int argc, char** argv) {
       const double bytes = Bytes(s, dt);
       const double gbs = bytes / r.ours / 1e9, floor_gbs = bytes / r.floor / 1e9;
       min_floor = std::min(min_floor, gbs / floor_gbs);
-      char torch_cell[64] = "-", torch_ratio[64] = "-";
-      const auto th = torch.find(std::to_string(si) + "/" + (dt == ACL_BF16 ? "bf16" : "f32"));
-      if (th != torch.end()) {
-        std::snprintf(torch_cell, sizeof(torch_cell), "%.3f", th->second * 1e3);
-        std::snprintf(torch_ratio, sizeof(torch_ratio), "%.2f", th->second / r.ours);
-        log_torch += std::log(th->second / r.ours);
-        ++count_torch;
-      }
+      const auto torch_cells =
+          torch.Cells(std::to_string(si) + "/" + (dt == ACL_BF16 ? "bf16" : "f32"), r.ours);
       std::printf("| %s | %s | %.3f | %.1f | %.1f | %.0f %% | %s | %s |\n", s.Label().c_str(),
                   dt == ACL_BF16 ? "BF16" : "FLOAT", r.ours * 1e3, gbs, floor_gbs,
-                  100.0 * gbs / floor_gbs, torch_cell, torch_ratio);
+                  100.0 * gbs / floor_gbs, torch_cells.ms.c_str(), torch_cells.ratio.c_str());
       std::fflush(stdout);
     }
   }
-  if (count_torch > 0) {
-    std::printf("\ngeometric mean speed-up over PyTorch: %.2fx\n",
-                std::exp(log_torch / count_torch));
+  if (torch.booked() > 0) {
+    std::printf("\ngeometric mean speed-up over PyTorch: %.2fx\n", torch.GeometricMean());
   }
   std::printf("lowest fraction of the floor: %.0f %%\n", 100 * min_floor);
   std::printf("phase 1, contiguous 3-D problem: %.2f us\n", MeasurePhase1() * 1e6);

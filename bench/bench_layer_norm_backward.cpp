@@ -384,18 +384,15 @@ int main(int argc, char** argv) {
   benchmark::RunSpecifiedBenchmarks(&reporter);
   g_buffers.reset();
 
-  std::string torch_version;
-  const std::map<std::string, double> torch =
-      openaclnn::bench::ReadTorchResults(torch_path, &torch_version);
+  openaclnn::bench::TorchColumn torch(torch_path);
   const std::map<std::string, double> med = reporter.Medians();
   std::printf(
       "\nopenaclnn LayerNorm backward, %d threads, ISA %s, %d round(s); oneDNN %d.%d; "
       "PyTorch: %s\n\n",
       openaclnn::cpu::NumThreads(), openaclnn::cpu::ActiveIsa().c_str(), rounds,
-      dnnl::version()->major, dnnl::version()->minor,
-      torch.empty() ? "not measured (pass --torch_results)" : torch_version.c_str());
-  double log_dnnl = 0, log_torch = 0, min_floor = 1e9;
-  int count_dnnl = 0, count_torch = 0;
+      dnnl::version()->major, dnnl::version()->minor, torch.Describe());
+  openaclnn::bench::PeerColumn dnnl(med);
+  double min_floor = 1e9;
   bool small_heading = false;
   std::printf(
       "| shape (M, N) | dtype | openaclnn ms | GB/s | floor GB/s | of floor | oneDNN ms | "
@@ -424,43 +421,29 @@ int main(int argc, char** argv) {
         floor_gbs =
             std::max(floor_gbs, 3.0 * s.M() * s.N() * openaclnn::DTypeSize(dt) / fl->second / 1e9);
       }
-      char floor_cell[64] = "-", of_floor[64] = "-", dnnl_cell[64] = "-", dnnl_ratio[64] = "-",
-           torch_cell[64] = "-", torch_ratio[64] = "-";
+      char floor_cell[64] = "-", of_floor[64] = "-";
       if (floor_gbs > 0) {
         std::snprintf(floor_cell, sizeof(floor_cell), "%.1f", floor_gbs);
         std::snprintf(of_floor, sizeof(of_floor), "%.0f %%", 100.0 * gbs / floor_gbs);
         if (summarised) min_floor = std::min(min_floor, gbs / floor_gbs);
       }
-      const auto dn = med.find(Key("onednn", si, dt));
-      if (dn != med.end()) {
-        std::snprintf(dnnl_cell, sizeof(dnnl_cell), "%.3f", dn->second * 1e3);
-        std::snprintf(dnnl_ratio, sizeof(dnnl_ratio), "%.2f", dn->second / ours->second);
-        if (summarised) {
-          log_dnnl += std::log(dn->second / ours->second);
-          ++count_dnnl;
-        }
-      }
-      const auto th = torch.find(std::to_string(si) + "/" + (dt == ACL_BF16 ? "bf16" : "f32"));
-      if (th != torch.end()) {
-        std::snprintf(torch_cell, sizeof(torch_cell), "%.3f", th->second * 1e3);
-        std::snprintf(torch_ratio, sizeof(torch_ratio), "%.2f", th->second / ours->second);
-        if (summarised) {
-          log_torch += std::log(th->second / ours->second);
-          ++count_torch;
-        }
-      }
+      // Only issue 3's shapes count in the geometric means.
+      const auto dnnl_cells = dnnl.Cells(Key("onednn", si, dt), ours->second, summarised);
+      const auto torch_cells = torch.Cells(
+          std::to_string(si) + "/" + (dt == ACL_BF16 ? "bf16" : "f32"), ours->second, summarised);
       // Small problems take microseconds: one more decimal of milliseconds.
       std::printf("| %s | %s | %.*f | %.1f | %s | %s | %s | %s | %s | %s |\n", s.Label().c_str(),
                   dt == ACL_BF16 ? "BF16" : "FLOAT", summarised ? 3 : 4, ours->second * 1e3, gbs,
-                  floor_cell, of_floor, dnnl_cell, dnnl_ratio, torch_cell, torch_ratio);
+                  floor_cell, of_floor, dnnl_cells.ms.c_str(), dnnl_cells.ratio.c_str(),
+                  torch_cells.ms.c_str(), torch_cells.ratio.c_str());
     }
   }
   std::printf("\nissue 3's shapes:\n");
-  if (count_dnnl > 0) {
-    std::printf("geometric mean speed-up over oneDNN: %.2fx\n", std::exp(log_dnnl / count_dnnl));
+  if (dnnl.booked() > 0) {
+    std::printf("geometric mean speed-up over oneDNN: %.2fx\n", dnnl.GeometricMean());
   }
-  if (count_torch > 0) {
-    std::printf("geometric mean speed-up over PyTorch: %.2fx\n", std::exp(log_torch / count_torch));
+  if (torch.booked() > 0) {
+    std::printf("geometric mean speed-up over PyTorch: %.2fx\n", torch.GeometricMean());
   }
   if (min_floor < 1e9) std::printf("lowest fraction of the floor: %.0f %%\n", 100 * min_floor);
   const auto p1 = med.find("phase1/contiguous_3d");

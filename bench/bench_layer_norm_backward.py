@@ -12,11 +12,12 @@ The inputs mirror the C++ benchmark: FLOAT, or BFLOAT16 data with a FLOAT weight
 as native_layer_norm returns them; all three outputs. Each call allocates its outputs, as
 PyTorch's autograd does; the time is the median of several calls after a warm-up.
 """
-import argparse
 import statistics
 import time
 
-import torch
+import torch_peer
+
+torch = torch_peer.import_torch(__file__)
 
 SHAPES = [
     ((16384, 768), 1), ((16384, 1024), 1), ((8192, 1600), 1), ((16384, 4096), 1),
@@ -48,14 +49,7 @@ def measure(shape, norm_len, dtype, reps):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--threads", type=int, default=0, help="0: PyTorch's default")
-    args = parser.parse_args()
-    if args.threads > 0:
-        torch.set_num_threads(args.threads)
-    print(f"#torch {torch.__version__} {torch.backends.cpu.get_cpu_capability()} "
-          f"{torch.get_num_threads()} threads", flush=True)
+    args = torch_peer.start(torch)
     indices = QUICK if args.quick else range(len(SHAPES))
     reps = 3 if args.quick else 7
     for i in indices:

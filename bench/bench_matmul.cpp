@@ -176,19 +176,11 @@ int main(int argc, char** argv) {
   aclrtSetDevice(0);
   aclrtStream stream = nullptr;
   aclrtCreateStream(&stream);
-  std::vector<int> shapes;
-  if (args.only_shape >= 0 && args.only_shape < static_cast<int>(std::size(kShapes))) {
-    shapes.push_back(args.only_shape);
-  } else if (args.quick) {
-    shapes.push_back(0);
-  } else {
-    for (int i = 0; i < static_cast<int>(std::size(kShapes)); ++i) shapes.push_back(i);
-  }
+  const std::vector<int> shapes = openaclnn::bench::SelectShapes(
+      static_cast<int>(std::size(kShapes)), args.quick, args.only_shape);
   const int min_calls = args.quick ? 5 : 21;
   const double seconds = args.quick ? 0.3 : 1.5;
-  std::string torch_version;
-  const std::map<std::string, double> torch =
-      openaclnn::bench::ReadTorchResults(args.torch_path, &torch_version);
+  openaclnn::bench::TorchColumn torch(args.torch_path);
   const int threads = openaclnn::cpu::NumThreads();
   // The peak is measured again before each shape (the shared machine's load moves during a run):
   // a row's share of the peak uses the higher of the first and that shape's measurement.
@@ -198,14 +190,12 @@ int main(int argc, char** argv) {
       "openaclnn matmul family, %d threads, ISA %s, %s; fp32 FMA peak %.0f GFLOP/s; "
       "PyTorch: %s\n\n",
       threads, openaclnn::cpu::ActiveIsa().c_str(), openaclnn::cpu::GemmProviderName(), first_peak,
-      torch.empty() ? "not measured (pass --torch_results)" : torch_version.c_str());
+      torch.Describe());
   std::printf(
       "| shape | batch x M x N x K | dtype | openaclnn ms | GFLOP/s | of fp32 peak | PyTorch ms | "
       "PyTorch / ours |\n");
   std::printf("|---|---|---|---:|---:|---:|---:|---:|\n");
   std::vector<double> fractions;
-  double log_torch = 0;
-  int count_torch = 0;
   for (int si : shapes) {
     const Shape& s = kShapes[si];
     const double peak = std::max(first_peak, openaclnn::bench::MeasureFmaPeak(threads, 5'000'000));
@@ -217,28 +207,19 @@ int main(int argc, char** argv) {
       // rows make the summary's share of the peak (the table shows both).
       if (dt == ACL_FLOAT) fractions.push_back(gflops / peak);
       const char* dname = dt == ACL_BF16 ? "bf16" : "f32";
-      char torch_cell[64] = "-", torch_ratio[64] = "-";
-      const auto th = torch.find(std::to_string(si) + "/" + dname);
-      if (th != torch.end()) {
-        std::snprintf(torch_cell, sizeof(torch_cell), "%.3f", th->second * 1e3);
-        std::snprintf(torch_ratio, sizeof(torch_ratio), "%.2f", th->second / sec);
-        log_torch += std::log(th->second / sec);
-        ++count_torch;
-      }
+      const auto torch_cells = torch.Cells(std::to_string(si) + "/" + dname, sec);
       std::printf("| %s | %lld x %lld x %lld x %lld | %s | %.3f | %.1f | %.0f %% | %s | %s |\n",
                   s.label, static_cast<long long>(s.batch), static_cast<long long>(s.m),
                   static_cast<long long>(s.n), static_cast<long long>(s.k),
                   dt == ACL_BF16 ? "BF16" : "FLOAT", sec * 1e3, gflops, 100.0 * gflops / peak,
-                  torch_cell, torch_ratio);
+                  torch_cells.ms.c_str(), torch_cells.ratio.c_str());
       std::fflush(stdout);
     }
   }
   if (!fractions.empty()) {
     std::printf("\nmatmul: median %.0f %% of the fp32 FMA peak (FLOAT rows)",
                 100 * openaclnn::bench::Median(fractions));
-    if (count_torch > 0) {
-      std::printf(", geometric mean %.2fx PyTorch", std::exp(log_torch / count_torch));
-    }
+    std::printf("%s", torch.Summary().c_str());
     std::printf("\n");
   }
   aclrtDestroyStream(stream);

@@ -13,15 +13,9 @@ line "#torch <version> <cpu capability> <threads> threads". Feed the output to t
 Each time is the median of single calls (at least 21 and 1.5 s; --quick: 5 and 0.3 s) after two
 warm-up calls. Pass --threads to match the C++ run's threads.
 """
-import argparse
-import statistics
-import sys
-import time
+import torch_peer
 
-try:
-    import torch
-except ImportError:
-    sys.exit("bench_matmul.py needs PyTorch (pip install torch); nothing measured")
+torch = torch_peer.import_torch(__file__)
 
 # (kind, batch, m, n, k, b_transposed), in the order of kShapes in bench_matmul.cpp.
 SHAPES = [
@@ -47,18 +41,6 @@ SHAPES = [
 QUICK = [0]
 
 
-def timed(call, min_calls, seconds):
-    for _ in range(2):
-        call()
-    times = []
-    start = time.perf_counter()
-    while len(times) < min_calls or time.perf_counter() - start < seconds:
-        t0 = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
-
-
 def measure(kind, batch, m, n, k, b_transposed, dtype, min_calls, seconds):
     gen = torch.Generator().manual_seed(1)
 
@@ -69,27 +51,20 @@ def measure(kind, batch, m, n, k, b_transposed, dtype, min_calls, seconds):
         if kind == "batch":
             a = rand(batch, m, k)
             b = rand(batch, n, k).transpose(1, 2) if b_transposed else rand(batch, k, n)
-            return timed(lambda: torch.bmm(a, b), min_calls, seconds)
+            return torch_peer.timed(lambda: torch.bmm(a, b), min_calls, seconds)
         # mm_at: x.t() of a stored [K, M] x (a weight gradient x^T dy).
         x = rand(k, m).t() if kind == "mm_at" else rand(m, k)
         w = rand(n, k).t() if b_transposed else rand(k, n)
         if kind == "linear_bias":
             bias = rand(n)
-            return timed(lambda: torch.addmm(bias, x, w), min_calls, seconds)
+            return torch_peer.timed(lambda: torch.addmm(bias, x, w), min_calls, seconds)
         if kind in ("mm", "mm_at"):
-            return timed(lambda: torch.mm(x, w), min_calls, seconds)
-        return timed(lambda: torch.matmul(x, w), min_calls, seconds)
+            return torch_peer.timed(lambda: torch.mm(x, w), min_calls, seconds)
+        return torch_peer.timed(lambda: torch.matmul(x, w), min_calls, seconds)
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--threads", type=int, default=0, help="0: PyTorch's default")
-    args = parser.parse_args()
-    if args.threads > 0:
-        torch.set_num_threads(args.threads)
-    print(f"#torch {torch.__version__} {torch.backends.cpu.get_cpu_capability()} "
-          f"{torch.get_num_threads()} threads", flush=True)
+    args = torch_peer.start(torch)
     indices = QUICK if args.quick else range(len(SHAPES))
     min_calls, seconds = (5, 0.3) if args.quick else (21, 1.5)
     for i in indices:

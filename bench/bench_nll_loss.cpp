@@ -138,31 +138,20 @@ int main(int argc, char** argv) {
   aclrtSetDevice(0);
   aclrtStream stream = nullptr;
   aclrtCreateStream(&stream);
-  std::vector<int> shapes;
-  if (args.only_shape >= 0 && args.only_shape < static_cast<int>(std::size(kShapes))) {
-    shapes.push_back(args.only_shape);
-  } else if (args.quick) {
-    shapes.push_back(0);
-  } else {
-    for (int i = 0; i < static_cast<int>(std::size(kShapes)); ++i) shapes.push_back(i);
-  }
+  const std::vector<int> shapes = openaclnn::bench::SelectShapes(
+      static_cast<int>(std::size(kShapes)), args.quick, args.only_shape);
   const int pairs = args.quick ? 15 : 51;
   const double seconds = args.quick ? 0.2 : 1.0;
-  std::string torch_version;
-  const std::map<std::string, double> torch =
-      openaclnn::bench::ReadTorchResults(args.torch_path, &torch_version);
+  openaclnn::bench::TorchColumn torch(args.torch_path);
 
   std::printf(
       "openaclnn NLLLoss / NLLLossBackward (reduction mean), %d threads, ISA %s; PyTorch: %s\n\n",
-      openaclnn::cpu::NumThreads(), openaclnn::cpu::ActiveIsa().c_str(),
-      torch.empty() ? "not measured (pass --torch_results)" : torch_version.c_str());
+      openaclnn::cpu::NumThreads(), openaclnn::cpu::ActiveIsa().c_str(), torch.Describe());
   std::printf(
       "| rows x classes | dtype | direction | openaclnn ms | GB/s | stream GB/s | of stream | "
       "PyTorch ms | PyTorch / ours |\n");
   std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|\n");
   std::vector<double> fractions;
-  double log_torch = 0;
-  int count_torch = 0;
   for (int si : shapes) {
     for (aclDataType dt : {ACL_FLOAT, ACL_BF16}) {
       for (bool backward : {false, true}) {
@@ -171,28 +160,20 @@ int main(int argc, char** argv) {
         if (r.ours <= 0) continue;
         fractions.push_back(r.fraction);
         const char* dname = dt == ACL_BF16 ? "bf16" : "f32";
-        char torch_cell[64] = "-", torch_ratio[64] = "-";
-        const auto th = torch.find(std::to_string(si) + "/" + dname + (backward ? "_bwd" : "_fwd"));
-        if (th != torch.end()) {
-          std::snprintf(torch_cell, sizeof(torch_cell), "%.3f", th->second * 1e3);
-          std::snprintf(torch_ratio, sizeof(torch_ratio), "%.2f", th->second / r.ours);
-          log_torch += std::log(th->second / r.ours);
-          ++count_torch;
-        }
+        const auto torch_cells =
+            torch.Cells(std::to_string(si) + "/" + dname + (backward ? "_bwd" : "_fwd"), r.ours);
         std::printf("| %lld x %lld | %s | %s | %.3f | %.1f | %.1f | %.0f %% | %s | %s |\n",
                     static_cast<long long>(s.rows), static_cast<long long>(s.classes),
                     dt == ACL_BF16 ? "BF16" : "FLOAT", backward ? "backward" : "forward",
                     r.ours * 1e3, r.bytes / r.ours / 1e9, r.bytes / r.stream / 1e9,
-                    100.0 * r.fraction, torch_cell, torch_ratio);
+                    100.0 * r.fraction, torch_cells.ms.c_str(), torch_cells.ratio.c_str());
         std::fflush(stdout);
       }
     }
   }
   if (!fractions.empty()) {
     std::printf("\nnll_loss: median %.0f %% of stream bandwidth", 100 * Median(fractions));
-    if (count_torch > 0) {
-      std::printf(", geometric mean %.2fx PyTorch", std::exp(log_torch / count_torch));
-    }
+    std::printf("%s", torch.Summary().c_str());
     std::printf("\n");
   }
   aclrtDestroyStream(stream);

@@ -14,33 +14,15 @@ self in FLOAT or BFLOAT16 (uniform in [-5, 0]), weights of self's dtype, INT64 t
 uniformly (seed 1), ignore_index -100. Each time is the median of single calls (at least 51 and
 1 s) after a warm-up. Pass --threads to match the C++ run's threads.
 """
-import argparse
-import statistics
-import sys
-import time
+import torch_peer
 
-try:
-    import torch
-    import torch.nn.functional as F
-except ImportError:
-    sys.exit("bench_nll_loss.py needs PyTorch (pip install torch); it is not importable here")
+torch = torch_peer.import_torch(__file__)
+F = torch.nn.functional
 
 # (rows, classes), in the order of kShapes in bench_nll_loss.cpp; --quick runs the first one.
 SHAPES = [(4096, 32000), (65536, 1000), (1 << 20, 10)]
 QUICK = [0]
 MEAN = 1  # at::Reduction::Mean
-
-
-def timed(call, min_calls, seconds):
-    for _ in range(2):
-        call()
-    times = []
-    start = time.perf_counter()
-    while len(times) < min_calls or time.perf_counter() - start < seconds:
-        t0 = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
 
 
 def measure(rows, classes, dtype, backward, min_calls, seconds):
@@ -49,23 +31,16 @@ def measure(rows, classes, dtype, backward, min_calls, seconds):
     target = torch.randint(0, classes, (rows,), generator=gen, dtype=torch.int64)
     weight = (0.5 + 0.01 * (torch.arange(classes) % 100)).to(dtype)
     if not backward:
-        return timed(lambda: F.nll_loss(x, target, weight), min_calls, seconds)
+        return torch_peer.timed(lambda: F.nll_loss(x, target, weight), min_calls, seconds)
     _, total = torch.ops.aten.nll_loss_forward(x, target, weight, MEAN, -100)
     grad = torch.ones((), dtype=dtype)
-    return timed(
+    return torch_peer.timed(
         lambda: torch.ops.aten.nll_loss_backward(grad, x, target, weight, MEAN, -100, total),
         min_calls, seconds)
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--threads", type=int, default=0, help="0: PyTorch's default")
-    args = parser.parse_args()
-    if args.threads > 0:
-        torch.set_num_threads(args.threads)
-    print(f"#torch {torch.__version__} {torch.backends.cpu.get_cpu_capability()} "
-          f"{torch.get_num_threads()} threads", flush=True)
+    args = torch_peer.start(torch)
     indices = QUICK if args.quick else range(len(SHAPES))
     min_calls, seconds = (15, 0.2) if args.quick else (51, 1.0)
     for i in indices:

@@ -283,16 +283,13 @@ int main(int argc, char** argv) {
   aclrtCreateStream(&stream);
   const int reps = args.quick ? 3 : 7;
   const double min_time = args.quick ? 0.03 : 0.2;
-  std::string torch_version;
-  const std::map<std::string, double> torch =
-      openaclnn::bench::ReadTorchResults(args.torch_path, &torch_version);
+  openaclnn::bench::TorchColumn torch(args.torch_path);
   const StreamReference stream_f32(kRows * kCols);
   const StreamReference stream_16(kRows * kCols / 2);
 
   std::printf("openaclnn pointwise, %lld x %lld elements, %d threads, ISA %s; PyTorch: %s\n",
               static_cast<long long>(kRows), static_cast<long long>(kCols),
-              openaclnn::cpu::NumThreads(), openaclnn::cpu::ActiveIsa().c_str(),
-              torch.empty() ? "not measured (pass --torch_results)" : torch_version.c_str());
+              openaclnn::cpu::NumThreads(), openaclnn::cpu::ActiveIsa().c_str(), torch.Describe());
   std::printf(
       "stream: copy (one-input rows) or triad (two-input rows) with non-temporal stores over "
       "buffers of the row's output size, timed alternately with the row; of stream = median of "
@@ -302,8 +299,8 @@ int main(int argc, char** argv) {
       "PyTorch / ours |\n");
   std::printf("|---:|---|---|---:|---:|---:|---:|---:|---:|\n");
   // For the closing summary: each row's share of the stream (contiguous rows and the transposed
-  // copy apart) and the log of its speed against PyTorch.
-  std::vector<double> contiguous_pct, transposed_pct, log_ratios;
+  // copy apart); `torch` books its speed against PyTorch.
+  std::vector<double> contiguous_pct, transposed_pct;
   for (int ri = 0; ri < static_cast<int>(std::size(kRowSpecs)); ++ri) {
     if (args.only_shape >= 0 && ri != args.only_shape) continue;
     const RowSpec& spec = kRowSpecs[ri];
@@ -322,27 +319,19 @@ int main(int argc, char** argv) {
       const double gbs = m.bytes / m.seconds / 1e9;
       const double ref = m.ref_bytes / m.ref_seconds / 1e9;
       const char* dname = dt == ACL_BF16 ? "bf16" : "f32";
-      char torch_cell[32] = "-", ratio[32] = "-";
-      const auto th = torch.find(std::to_string(ri) + "/" + dname);
-      if (th != torch.end()) {
-        std::snprintf(torch_cell, sizeof(torch_cell), "%.3f", th->second * 1e3);
-        std::snprintf(ratio, sizeof(ratio), "%.2f", th->second / m.seconds);
-        log_ratios.push_back(std::log(th->second / m.seconds));
-      }
+      const auto torch_cells = torch.Cells(std::to_string(ri) + "/" + dname, m.seconds);
       (spec.row == Row::kCopyTransposed ? transposed_pct : contiguous_pct).push_back(100 * m.share);
       std::printf("| %d | %s | %s | %.3f | %.1f | %.1f | %.0f %% | %s | %s |\n", ri, spec.name,
                   dt == ACL_BF16 ? "BF16" : "FLOAT", m.seconds * 1e3, gbs, ref, 100 * m.share,
-                  torch_cell, ratio);
+                  torch_cells.ms.c_str(), torch_cells.ratio.c_str());
       std::fflush(stdout);
     }
   }
   std::printf(
       "\npointwise: median %.0f %% of stream bandwidth (contiguous), %.0f %% (transposed copy)",
       Median(contiguous_pct), Median(transposed_pct));
-  if (!log_ratios.empty()) {
-    double sum = 0;
-    for (double l : log_ratios) sum += l;
-    std::printf(", geometric mean %.2f x PyTorch", std::exp(sum / log_ratios.size()));
+  if (torch.booked() > 0) {
+    std::printf(", geometric mean %.2f x PyTorch", torch.GeometricMean());
   }
   std::printf("\n");
   aclrtDestroyStream(stream);

@@ -12,11 +12,12 @@ Rows: 0 add(a, b, alpha=2, out=c), 1 mul(a, b, out=c), 2 add(a, 2.0, alpha=2, ou
 3 c.copy_(a), 4 c.copy_(a.t()) (a transposed source), 5 c_bf16.copy_(a_f32), 6 c_f32.copy_(a_bf16),
 on 4096 x 4096 tensors; the time is the median of several calls after a warm-up.
 """
-import argparse
 import statistics
 import time
 
-import torch
+import torch_peer
+
+torch = torch_peer.import_torch(__file__)
 
 ROWS, COLS = 4096, 4096
 
@@ -58,14 +59,7 @@ def row_fn(row, dtype):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--threads", type=int, default=0, help="0: PyTorch's default")
-    args = parser.parse_args()
-    if args.threads > 0:
-        torch.set_num_threads(args.threads)
-    print(f"#torch {torch.__version__} {torch.backends.cpu.get_cpu_capability()} "
-          f"{torch.get_num_threads()} threads", flush=True)
+    args = torch_peer.start(torch)
     reps, min_time = (3, 0.03) if args.quick else (7, 0.2)
     for row in range(7):
         dtypes = [("f32", torch.float32), ("bf16", torch.bfloat16)]

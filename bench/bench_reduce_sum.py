@@ -16,11 +16,9 @@ As in the C++ benchmark, the input lives in several copies (ROTATION_BYTES in al
 calls read consecutive copies, so that every call reads its input from memory, not from a cache
 that still holds it from the previous call.
 """
-import argparse
-import statistics
-import time
+import torch_peer
 
-import torch
+torch = torch_peer.import_torch(__file__)
 
 # (shape, reduced dims (None: all), kind), in the order of kShapes in bench_reduce_sum.cpp.
 SHAPES = [
@@ -45,30 +43,13 @@ def measure(shape, dims, dtype, min_calls, seconds):
     def call(i):
         torch.sum(xs[i % copies], dim=dim, keepdim=False, out=out)
 
-    for i in range(2):
-        call(i)
     # Each call timed on its own and the median taken, as the C++ benchmark does: on a shared
     # machine an average over many calls mostly measures the calls whose threads waited for a CPU.
-    times = []
-    start = time.perf_counter()
-    i = 2
-    while len(times) < min_calls or time.perf_counter() - start < seconds:
-        t0 = time.perf_counter()
-        call(i)
-        times.append(time.perf_counter() - t0)
-        i += 1
-    return statistics.median(times)
+    return torch_peer.timed_indexed(call, min_calls, seconds)
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--threads", type=int, default=0, help="0: PyTorch's default")
-    args = parser.parse_args()
-    if args.threads > 0:
-        torch.set_num_threads(args.threads)
-    print(f"#torch {torch.__version__} {torch.backends.cpu.get_cpu_capability()} "
-          f"{torch.get_num_threads()} threads", flush=True)
+    args = torch_peer.start(torch)
     indices = QUICK if args.quick else range(len(SHAPES))
     min_calls, seconds = (15, 0.2) if args.quick else (101, 2.0)
     for i in indices:

@@ -16,31 +16,15 @@ the C++ benchmark the inputs live in several copies (ROTATION_BYTES in all) and 
 read consecutive copies; each time is the median of single calls (at least 101 and 2 s) after a
 warm-up. Pass --threads to match the C++ run's threads.
 """
-import argparse
-import statistics
-import time
+import torch_peer
 
-import torch
-import torch.nn.functional as F
+torch = torch_peer.import_torch(__file__)
+F = torch.nn.functional
 
 # (rows, cols), in the order of kShapes in bench_rms_norm.cpp; --quick runs the first one.
 SHAPES = [(1024, 4096), (8192, 512), (4096, 4096), (16384, 1024), (512, 32768)]
 QUICK = [0]
 ROTATION_BYTES = 256 << 20
-
-
-def timed(call, min_calls, seconds):
-    for i in range(2):
-        call(i)
-    times = []
-    start = time.perf_counter()
-    i = 2
-    while len(times) < min_calls or time.perf_counter() - start < seconds:
-        t0 = time.perf_counter()
-        call(i)
-        times.append(time.perf_counter() - t0)
-        i += 1
-    return statistics.median(times)
 
 
 def measure(rows, cols, dtype, backward, min_calls, seconds):
@@ -51,8 +35,8 @@ def measure(rows, cols, dtype, backward, min_calls, seconds):
     copies = max(2, -(-ROTATION_BYTES // per_set))
     if not backward:
         xs = [x] + [x.clone() for _ in range(copies - 1)]
-        return timed(lambda i: F.rms_norm(xs[i % copies], (cols,), gamma, 1e-6), min_calls,
-                     seconds)
+        return torch_peer.timed_indexed(
+            lambda i: F.rms_norm(xs[i % copies], (cols,), gamma, 1e-6), min_calls, seconds)
     graphs = []
     for _ in range(copies):
         xc = x.clone().requires_grad_(True)
@@ -65,18 +49,11 @@ def measure(rows, cols, dtype, backward, min_calls, seconds):
         y, xc, gc, dy = graphs[i % copies]
         torch.autograd.grad(y, (xc, gc), dy, retain_graph=True)
 
-    return timed(call, min_calls, seconds)
+    return torch_peer.timed_indexed(call, min_calls, seconds)
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--threads", type=int, default=0, help="0: PyTorch's default")
-    args = parser.parse_args()
-    if args.threads > 0:
-        torch.set_num_threads(args.threads)
-    print(f"#torch {torch.__version__} {torch.backends.cpu.get_cpu_capability()} "
-          f"{torch.get_num_threads()} threads", flush=True)
+    args = torch_peer.start(torch)
     indices = QUICK if args.quick else range(len(SHAPES))
     min_calls, seconds = (15, 0.2) if args.quick else (101, 2.0)
     for i in indices:

@@ -199,30 +199,20 @@ int main(int argc, char** argv) {
   aclrtSetDevice(0);
   aclrtStream stream = nullptr;
   aclrtCreateStream(&stream);
-  std::vector<int> shapes;
-  if (args.only_shape >= 0 && args.only_shape < static_cast<int>(std::size(kShapes))) {
-    shapes.push_back(args.only_shape);
-  } else if (args.quick) {
-    shapes.assign(std::begin(kQuickShapes), std::end(kQuickShapes));
-  } else {
-    for (int i = 0; i < static_cast<int>(std::size(kShapes)); ++i) shapes.push_back(i);
-  }
+  const std::vector<int> shapes = openaclnn::bench::SelectShapes(
+      static_cast<int>(std::size(kShapes)), args.quick, args.only_shape,
+      {std::begin(kQuickShapes), std::end(kQuickShapes)});
   const int pairs = args.quick ? 3 : 51;
   const double seconds = args.quick ? 0.05 : 1.0;
-  std::string torch_version;
-  const std::map<std::string, double> torch =
-      openaclnn::bench::ReadTorchResults(args.torch_path, &torch_version);
+  openaclnn::bench::TorchColumn torch(args.torch_path);
 
   std::printf("openaclnn Softmax family, %d threads, ISA %s; PyTorch: %s\n\n",
-              openaclnn::cpu::NumThreads(), openaclnn::cpu::ActiveIsa().c_str(),
-              torch.empty() ? "not measured (pass --torch_results)" : torch_version.c_str());
+              openaclnn::cpu::NumThreads(), openaclnn::cpu::ActiveIsa().c_str(), torch.Describe());
   std::printf(
       "| shape | operator | dtype | openaclnn ms | GB/s | stream GB/s | of stream | PyTorch ms "
       "| PyTorch / ours |\n");
   std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|\n");
-  double log_torch = 0;
   std::vector<double> fractions, backward_fractions;
-  int count_torch = 0;
   for (int si : shapes) {
     for (Op op : kOps) {
       for (aclDataType dt : {ACL_FLOAT, ACL_BF16}) {
@@ -232,18 +222,12 @@ int main(int argc, char** argv) {
         const double gbs = r.bytes / r.ours / 1e9, stream_gbs = r.bytes / r.stream / 1e9;
         fractions.push_back(r.fraction);
         if (IsBackward(op)) backward_fractions.push_back(r.fraction);
-        char torch_cell[64] = "-", torch_ratio[64] = "-";
-        const auto th =
-            torch.find(std::to_string(si) + "/" + (dt == ACL_BF16 ? "bf16:" : "f32:") + OpName(op));
-        if (th != torch.end()) {
-          std::snprintf(torch_cell, sizeof(torch_cell), "%.3f", th->second * 1e3);
-          std::snprintf(torch_ratio, sizeof(torch_ratio), "%.2f", th->second / r.ours);
-          log_torch += std::log(th->second / r.ours);
-          ++count_torch;
-        }
+        const auto torch_cells = torch.Cells(
+            std::to_string(si) + "/" + (dt == ACL_BF16 ? "bf16:" : "f32:") + OpName(op), r.ours);
         std::printf("| %s | %s | %s | %.3f | %.1f | %.1f | %.0f %% | %s | %s |\n",
                     s.Label().c_str(), OpName(op), dt == ACL_BF16 ? "BF16" : "FLOAT", r.ours * 1e3,
-                    gbs, stream_gbs, 100.0 * r.fraction, torch_cell, torch_ratio);
+                    gbs, stream_gbs, 100.0 * r.fraction, torch_cells.ms.c_str(),
+                    torch_cells.ratio.c_str());
         std::fflush(stdout);
       }
     }
@@ -253,9 +237,7 @@ int main(int argc, char** argv) {
     std::printf("\nsoftmax: median %.0f %% of stream bandwidth (backward %.0f %%)",
                 100 * Median(fractions),
                 backward_fractions.empty() ? 0.0 : 100 * Median(backward_fractions));
-    if (count_torch > 0) {
-      std::printf(", geometric mean %.2fx PyTorch", std::exp(log_torch / count_torch));
-    }
+    std::printf("%s", torch.Summary().c_str());
     std::printf("\n");
   }
   aclrtDestroyStream(stream);

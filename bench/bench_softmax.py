@@ -14,11 +14,9 @@ torch._log_softmax (out=, what torch.softmax(x, dim, out=) runs), torch._softmax
 (ROTATION_BYTES in all) as in the C++ benchmark; the time is the median of single calls after a
 warm-up. Pass --threads to match the C++ run's threads.
 """
-import argparse
-import statistics
-import time
+import torch_peer
 
-import torch
+torch = torch_peer.import_torch(__file__)
 
 # (shape, dim), in the order of kShapes in bench_softmax.cpp.
 SHAPES = [((16384, 512), -1), ((4096, 4096), -1), ((1024, 32768), -1), ((4096, 1024), 0)]
@@ -54,28 +52,11 @@ def measure(shape, dim, dtype, op, min_calls, seconds):
         else:
             torch._log_softmax_backward_data(xs[c], ys[c], dim, dtype, out=out)
 
-    for i in range(2):
-        call(i)
-    times = []
-    start = time.perf_counter()
-    i = 2
-    while len(times) < min_calls or time.perf_counter() - start < seconds:
-        t0 = time.perf_counter()
-        call(i)
-        times.append(time.perf_counter() - t0)
-        i += 1
-    return statistics.median(times)
+    return torch_peer.timed_indexed(call, min_calls, seconds)
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--threads", type=int, default=0, help="0: PyTorch's default")
-    args = parser.parse_args()
-    if args.threads > 0:
-        torch.set_num_threads(args.threads)
-    print(f"#torch {torch.__version__} {torch.backends.cpu.get_cpu_capability()} "
-          f"{torch.get_num_threads()} threads", flush=True)
+    args = torch_peer.start(torch)
     indices = QUICK if args.quick else range(len(SHAPES))
     min_calls, seconds = (3, 0.05) if args.quick else (51, 1.0)
     for i in indices:
