@@ -193,8 +193,14 @@ class DoMaskPlan : public Plan {
         const int64_t j = (begin + i) / 8;
         const unsigned byte = drop_all ? 0u : mask[mask_contiguous ? j : ElementOffset(p_.mask, j)];
         const int64_t m = std::min<int64_t>(8, n - i);
+        // Kept: x * scale; dropped: +0 (NaN and infinity included). The select is an AND with
+        // all ones or all zeros of the product's bits: no branch on the random mask bits.
         for (int64_t k = 0; k < m; ++k) {
-          buf[i + k] = ((byte >> k) & 1u) != 0 ? buf[i + k] * scale : 0.0f;
+          const float product = buf[i + k] * scale;
+          uint32_t bits;
+          std::memcpy(&bits, &product, sizeof(bits));
+          bits &= 0u - ((byte >> k) & 1u);
+          std::memcpy(&buf[i + k], &bits, sizeof(bits));
         }
       }
       if (out_contiguous) {
