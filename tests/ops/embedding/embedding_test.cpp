@@ -502,16 +502,21 @@ TEST_F(EmbeddingTest, BackwardOutOfRangeIndicesFailAtSynchronizeAndWriteNothing)
 
 TEST_F(EmbeddingTest, BackwardBitwiseIdenticalForAnyThreadCount) {
   // Many grad rows per index (long fp32 sums) and many out rows: 1 and 6 chunks of 512 rows
-  // (each chunk scans the indices), and 79 chunks (the counting-sort path).
+  // (each chunk scans the indices), and 79 chunks (the counting-sort path). With 40000 indices
+  // for 37 or 3000 out rows, the split path (4 ranges of positions, each with its own table copy).
+  const std::vector<int64_t> index_shapes[] = {{60, 70}, {400, 100}};
   for (aclDataType dtype : {ACL_FLOAT, ACL_BF16}) {
-    for (int64_t num_weights : {int64_t{37}, int64_t{3000}, int64_t{40000}}) {
-      const BackwardCase c{{60, 70}, num_weights, 64, dtype, ACL_INT32, 5, true};
-      cpu::SetNumThreads(1);
-      const std::vector<uint8_t> one = CheckBackward(c, 9, false);
-      cpu::SetNumThreads(3);
-      const std::vector<uint8_t> three = CheckBackward(c, 9, false);
-      cpu::SetNumThreads(0);
-      EXPECT_EQ(one, three) << "numWeights " << num_weights;
+    for (const auto& shape : index_shapes) {
+      for (int64_t num_weights : {int64_t{37}, int64_t{3000}, int64_t{40000}}) {
+        const BackwardCase c{shape, num_weights, 64, dtype, ACL_INT32, 5, true};
+        cpu::SetNumThreads(1);
+        const std::vector<uint8_t> one = CheckBackward(c, 9, false);
+        cpu::SetNumThreads(3);
+        const std::vector<uint8_t> three = CheckBackward(c, 9, false);
+        cpu::SetNumThreads(0);
+        EXPECT_EQ(one, three) << "numWeights " << num_weights << " indices " << shape[0] << " x "
+                              << shape[1];
+      }
     }
   }
 }

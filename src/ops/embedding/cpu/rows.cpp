@@ -3,13 +3,18 @@
 // Forward: the indices are read and checked once (into the workspace), then the out rows are
 // copied in fixed chunks on the thread pool (memcpy when both rows are contiguous).
 //
-// Dense backward: the indices are read and checked, and the out rows split into fixed chunks on
-// the pool. Out row w is the fp32 sum of the grad rows whose index is w, taken in increasing
-// position, divided by their count when scaleGradByFreq is set, rounded once to out's dtype. With
-// at most kMaxScanChunks chunks each chunk scans all the indices in order (grad is read in
-// order); with more, a stable counting sort of the indices first gives each out row the list of
-// its positions. Both give every sum the same order, set by the problem alone: results are bitwise
-// the same for any thread count.
+// Dense backward: the indices are read and checked. Out row w is the fp32 sum of the grad rows
+// whose index is w, divided by their count when scaleGradByFreq is set, rounded once to out's
+// dtype. Three ways to form the sums, chosen from the problem alone (so results are bitwise the
+// same for any thread count):
+// - split (many indices for few out rows, e.g. a small vocabulary): the positions are cut into a
+//   fixed number of ranges; each range sums its grad rows, in increasing position, into its own
+//   fp32 copy of the table in the workspace, and each out row adds the copies in range order.
+//   grad is read once, in order, by all threads together.
+// - scan (at most kMaxScanChunks chunks of out rows): each chunk walks all the indices in order
+//   and sums the grad rows of its own out rows in increasing position.
+// - sorted (more chunks): a stable counting sort of the indices gives each out row the list of
+//   its positions, summed in increasing position (the same order as the scan).
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -19,6 +24,7 @@
 #include "backend/cpu/isa.h"
 #include "backend/cpu/thread_pool.h"
 #include "kernels/cpu/float_runs.h"
+#include "kernels/cpu/gemm_rows.h"
 #include "ops/embedding/problem.h"
 
 namespace openaclnn::embedding::cpu {
@@ -73,6 +79,21 @@ class ForwardPlan : public Plan {
 
 // Chunks of out rows up to which each chunk scans all the indices (see DenseBackwardPlan).
 constexpr int64_t kMaxScanChunks = 8;
+// The split form: positions per range (at least), ranges (at most), the workspace its table
+// copies may take, and how many indices per out row it needs to be chosen.
+constexpr int64_t kSplitPositions = 8192;
+constexpr int64_t kMaxSplitRanges = 16;
+constexpr int64_t kMaxSplitBytes = int64_t{8} << 20;
+constexpr int64_t kSplitIndicesPerRow = 8;
+
+// Ranges of the split form for this problem, or 0 when the problem does not take it.
+int64_t SplitRanges(const Problem& p) {
+  if (p.num_indices < kSplitIndicesPerRow * p.num_weights) return 0;
+  const int64_t table_bytes = p.num_weights * std::max<int64_t>(p.dim, 1) * 4;
+  int64_t ranges = std::min(kMaxSplitRanges, p.num_indices / kSplitPositions);
+  while (ranges > 1 && ranges * table_bytes > kMaxSplitBytes) --ranges;
+  return ranges >= 2 ? ranges : 0;
+}
 
 class DenseBackwardPlan : public Plan {
  public:
@@ -81,9 +102,14 @@ class DenseBackwardPlan : public Plan {
         target_(openaclnn::cpu::PlanningTarget()),
         rows_per_chunk_(RowsPerChunk(p.dim)),
         chunks_((p.num_weights + rows_per_chunk_ - 1) / rows_per_chunk_),
-        scan_(chunks_ <= kMaxScanChunks),
+        split_ranges_(SplitRanges(p)),
+        scan_(split_ranges_ == 0 && chunks_ <= kMaxScanChunks),
         index_offset_(workspace->Book(static_cast<size_t>(p.num_indices) * 8)) {
-    if (!scan_) {
+    if (split_ranges_ > 0) {
+      const auto copies = static_cast<size_t>(split_ranges_ * p.num_weights);
+      split_sums_offset_ = workspace->Book(copies * static_cast<size_t>(p.dim) * sizeof(float));
+      split_counts_offset_ = workspace->Book(copies * sizeof(int64_t));
+    } else if (!scan_) {
       order_offset_ = workspace->Book(static_cast<size_t>(p.num_indices) * 8);
       bucket_offset_ = workspace->Book(static_cast<size_t>(p.num_weights + 1) * 8);
     }
@@ -96,7 +122,10 @@ class DenseBackwardPlan : public Plan {
     OPENACLNN_RETURN_IF_ERROR(ReadIndices(p_, bindings.inputs[kIndices], index));
     const void* grad = p_.table.First(static_cast<const void*>(bindings.inputs[kGrad]));
     void* out = p_.out.First(bindings.outputs[kOut]);
-    if (scan_) {
+    if (split_ranges_ > 0) {
+      RunSplit(index, WorkspaceBooking::At<float>(workspace, split_sums_offset_),
+               WorkspaceBooking::At<int64_t>(workspace, split_counts_offset_), grad, out);
+    } else if (scan_) {
       RunScan(index, grad, out);
     } else {
       RunSorted(index, WorkspaceBooking::At<int64_t>(workspace, order_offset_),
@@ -113,8 +142,7 @@ class DenseBackwardPlan : public Plan {
     const auto* src = static_cast<const unsigned char*>(grad) +
                       RowOffset(p_.table, r) * static_cast<int64_t>(DTypeSize(p_.table.dtype));
     if (g_step == 1 && p_.table.dtype == ACL_FLOAT) {
-      const float* row = reinterpret_cast<const float*>(src);
-      for (int64_t j = 0; j < p_.dim; ++j) acc[j] += row[j];
+      openaclnn::cpu::AccumulateRow(target_, reinterpret_cast<const float*>(src), p_.dim, acc);
       return;
     }
     if (g_step == 1) {
@@ -124,12 +152,19 @@ class DenseBackwardPlan : public Plan {
         scratch[j] = LoadAsFloat(src, p_.table.dtype, j * g_step);
       }
     }
-    for (int64_t j = 0; j < p_.dim; ++j) acc[j] += scratch[j];
+    openaclnn::cpu::AccumulateRow(target_, scratch, p_.dim, acc);
   }
 
   // Out row w from its fp32 sum of `count` grad rows (divided by count with scaleGradByFreq),
   // rounded once.
   void StoreOutRow(void* out, int64_t w, float* sum, int64_t count) const {
+    if ((count == 0 || w == p_.padding_idx) && p_.out.strides[1] == 1) {
+      // Nothing added (most rows of a large vocabulary): +0 is all-zero bits in every dtype.
+      const int64_t esize = static_cast<int64_t>(DTypeSize(p_.out.dtype));
+      std::memset(static_cast<unsigned char*>(out) + w * p_.out.strides[0] * esize, 0,
+                  static_cast<size_t>(p_.dim * esize));
+      return;
+    }
     if (p_.scale_grad_by_freq && count > 1) {
       const float n = static_cast<float>(count);
       for (int64_t j = 0; j < p_.dim; ++j) sum[j] /= n;
@@ -142,6 +177,41 @@ class DenseBackwardPlan : public Plan {
     } else {
       for (int64_t j = 0; j < p_.dim; ++j) StoreFromFloat(dst, p_.out.dtype, j * o_step, sum[j]);
     }
+  }
+
+  // Many indices for few out rows: each range of positions sums into its own table copy, then each
+  // out row adds the copies in range order.
+  void RunSplit(const int64_t* index, float* sums, int64_t* counts, const void* grad,
+                void* out) const {
+    const int64_t per_range = (p_.num_indices + split_ranges_ - 1) / split_ranges_;
+    const int64_t table = p_.num_weights * p_.dim;
+    openaclnn::cpu::ParallelFor(split_ranges_, [&](int64_t range) {
+      float* sum = sums + range * table;
+      int64_t* count = counts + range * p_.num_weights;
+      std::fill(sum, sum + table, 0.0f);
+      std::fill(count, count + p_.num_weights, int64_t{0});
+      std::vector<float> row(static_cast<size_t>(p_.dim));
+      const int64_t end = std::min(p_.num_indices, (range + 1) * per_range);
+      for (int64_t r = range * per_range; r < end; ++r) {
+        const int64_t w = index[r];
+        ++count[w];
+        if (w != p_.padding_idx) AddGradRow(grad, r, sum + w * p_.dim, row.data());
+      }
+    });
+    openaclnn::cpu::ParallelFor(chunks_, [&](int64_t chunk) {
+      std::vector<float> total(static_cast<size_t>(p_.dim));
+      const int64_t end = std::min(p_.num_weights, (chunk + 1) * rows_per_chunk_);
+      for (int64_t w = chunk * rows_per_chunk_; w < end; ++w) {
+        std::copy(sums + w * p_.dim, sums + (w + 1) * p_.dim, total.begin());
+        int64_t count = counts[w];
+        for (int64_t range = 1; range < split_ranges_; ++range) {
+          openaclnn::cpu::AccumulateRow(target_, sums + range * table + w * p_.dim, p_.dim,
+                                        total.data());
+          count += counts[range * p_.num_weights + w];
+        }
+        StoreOutRow(out, w, total.data(), count);
+      }
+    });
   }
 
   // Few chunks: each chunk walks every index in increasing position and adds the grad rows of its
@@ -196,8 +266,10 @@ class DenseBackwardPlan : public Plan {
   Problem p_;
   openaclnn::cpu::KernelTarget target_;
   int64_t rows_per_chunk_, chunks_;
+  int64_t split_ranges_;  // > 0: the split form with this many ranges of positions
   bool scan_;
   size_t index_offset_, order_offset_ = 0, bucket_offset_ = 0;
+  size_t split_sums_offset_ = 0, split_counts_offset_ = 0;
 };
 
 }  // namespace
