@@ -3,6 +3,7 @@
 # Fails unless every case has the same digest in both files. The cases PROVIDER_DEPENDENT lists
 # (one name a line, '#' comments) are GEMM products whose bits depend on the GEMM provider's own
 # dispatch: their differences are reported, not failed.
+cmake_minimum_required(VERSION 3.22)
 foreach(var EXPECTED ACTUAL PROVIDER_DEPENDENT)
   if(NOT EXISTS "${${var}}")
     message(FATAL_ERROR "${var}: no file '${${var}}'"
