@@ -135,6 +135,15 @@ inline bool HasAvx512() { return false; }
 inline float FmaChains(bool, int64_t iters) { return FmaChainsNeon(iters); }
 #endif
 
+// The registers MeasureFmaPeak's chains use, for the benchmarks' headers.
+inline const char* FmaRegisterName() {
+#if defined(__aarch64__)
+  return "NEON q";
+#else
+  return HasAvx512() ? "zmm" : "ymm";
+#endif
+}
+
 inline double MeasureFmaPeak(int threads, int64_t iters = 20'000'000) {
   static volatile float sink_all = 0;
   const bool avx512 = HasAvx512();
