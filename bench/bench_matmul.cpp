@@ -22,6 +22,7 @@
 #include "aclnnop/aclnn_addmm.h"
 #include "aclnnop/aclnn_batch_matmul.h"
 #include "aclnnop/aclnn_matmul.h"
+#include "aclnnop/aclnn_mm.h"
 #include "api/dtype.h"
 #include "backend/cpu/isa.h"
 #include "backend/cpu/thread_pool.h"
@@ -32,8 +33,9 @@
 namespace {
 
 enum class Kind {
-  kLinearBias,  // aclnnAddmm(bias, x, weight.t()): x [M, K], weight [N, K], bias [N]
-  kLinear,      // aclnnMatmul(x, weight.t())
+  kLinearBias,  // aclnnAddmm(bias, x, w): x [M, K], w [K, N] (weight.t() when b_transposed)
+  kLinear,      // aclnnMatmul(x, w)
+  kMm,          // aclnnMm(a, b), a [M, K] (x.t() of an [K, M] x when a_transposed), b as above
   kBatch,       // aclnnBatchMatMul(a [B, M, K], b [B, K, N]), b stored as given by `b_transposed`
 };
 
@@ -41,7 +43,8 @@ struct Shape {
   const char* label;
   Kind kind;
   int64_t batch, m, n, k;
-  bool b_transposed;  // kBatch: b is a transposed view of [B, N, K] (q @ k^T)
+  bool b_transposed;          // b is a transposed view of [B, N, K] (weight.t(), q @ k^T, dy W^T)
+  bool a_transposed = false;  // a is a transposed view of [K, M] (x^T dy)
 };
 // The Python script has the same list; --quick runs the first one.
 const Shape kShapes[] = {
@@ -53,6 +56,20 @@ const Shape kShapes[] = {
     {"probs @ v", Kind::kBatch, 16, 512, 64, 512, false},
     {"decode MLP up", Kind::kLinear, 1, 1, 4096, 1024, true},
     {"LM head", Kind::kLinear, 1, 256, 32000, 1024, true},
+    // The products of one training step of examples/train_transformer_block at the shapes of
+    // bench/bench_train_block.py (1024 tokens, d_model 256, d_ff 1024, 4 heads of 64, 64 x 16
+    // sequences): x W + b with W [in, out], the weight gradients x^T dy and the input gradients
+    // dy W^T (transposed views), and the attention scores per head.
+    {"block: x W + b", Kind::kLinearBias, 1, 1024, 256, 256, false},
+    {"block: MLP up x W1 + b1", Kind::kLinearBias, 1, 1024, 1024, 256, false},
+    {"block: MLP down h W2 + b2", Kind::kLinearBias, 1, 1024, 256, 1024, false},
+    {"block: dW = x^T dy", Kind::kMm, 1, 256, 256, 1024, false, true},
+    {"block: dW1 = x^T dh", Kind::kMm, 1, 256, 1024, 1024, false, true},
+    {"block: dW2 = h^T dy", Kind::kMm, 1, 1024, 256, 1024, false, true},
+    {"block: dx = dy W^T", Kind::kMm, 1, 1024, 256, 256, true},
+    {"block: dx = dh W1^T", Kind::kMm, 1, 1024, 256, 1024, true},
+    {"block: dh = dy W2^T", Kind::kMm, 1, 1024, 1024, 256, true},
+    {"block: scores q @ k^T", Kind::kBatch, 64, 64, 64, 64, true},
 };
 
 void* Alloc(size_t bytes) {
@@ -100,10 +117,15 @@ double Measure(const Shape& s, aclDataType dt, aclrtStream stream, int min_calls
     st = aclnnBatchMatMulGetWorkspaceSize(ta, tb, tc, 0, &ws, &ex);
     phase2 = aclnnBatchMatMul;
   } else {
-    ta = View({s.m, s.k}, {s.k, 1}, dt, a, a_n);
-    tb = View({s.k, s.n}, {1, s.k}, dt, b, b_n);  // weight [N, K] seen as weight.t()
+    ta = s.a_transposed ? View({s.m, s.k}, {1, s.m}, dt, a, a_n)  // x [K, M] seen as x.t()
+                        : View({s.m, s.k}, {s.k, 1}, dt, a, a_n);
+    tb = s.b_transposed ? View({s.k, s.n}, {1, s.k}, dt, b, b_n)  // weight [N, K] as weight.t()
+                        : View({s.k, s.n}, {s.n, 1}, dt, b, b_n);
     tc = View({s.m, s.n}, {s.n, 1}, dt, c, c_n);
-    if (s.kind == Kind::kLinearBias) {
+    if (s.kind == Kind::kMm) {
+      st = aclnnMmGetWorkspaceSize(ta, tb, tc, 0, &ws, &ex);
+      phase2 = aclnnMm;
+    } else if (s.kind == Kind::kLinearBias) {
       tbias = View({s.n}, {1}, dt, bias, s.n);
       one = aclCreateScalar(&one_value, ACL_FLOAT);
       st = aclnnAddmmGetWorkspaceSize(tbias, ta, tb, one, one, tc, 0, &ws, &ex);
@@ -168,12 +190,14 @@ int main(int argc, char** argv) {
   const std::map<std::string, double> torch =
       openaclnn::bench::ReadTorchResults(args.torch_path, &torch_version);
   const int threads = openaclnn::cpu::NumThreads();
-  const double peak = openaclnn::bench::MeasureFmaPeak(threads);
+  // The peak is measured again before each shape (the shared machine's load moves during a run):
+  // a row's share of the peak uses the higher of the first and that shape's measurement.
+  const double first_peak = openaclnn::bench::MeasureFmaPeak(threads);
 
   std::printf(
       "openaclnn matmul family, %d threads, ISA %s, %s; fp32 FMA peak %.0f GFLOP/s; "
       "PyTorch: %s\n\n",
-      threads, openaclnn::cpu::ActiveIsa().c_str(), openaclnn::cpu::GemmProviderName(), peak,
+      threads, openaclnn::cpu::ActiveIsa().c_str(), openaclnn::cpu::GemmProviderName(), first_peak,
       torch.empty() ? "not measured (pass --torch_results)" : torch_version.c_str());
   std::printf(
       "| shape | batch x M x N x K | dtype | openaclnn ms | GFLOP/s | of fp32 peak | PyTorch ms | "
@@ -184,6 +208,7 @@ int main(int argc, char** argv) {
   int count_torch = 0;
   for (int si : shapes) {
     const Shape& s = kShapes[si];
+    const double peak = std::max(first_peak, openaclnn::bench::MeasureFmaPeak(threads, 5'000'000));
     for (aclDataType dt : {ACL_FLOAT, ACL_BF16}) {
       const double sec = Measure(s, dt, stream, min_calls, seconds);
       if (sec <= 0) continue;

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """PyTorch's matrix products on the shapes of bench_matmul.cpp: torch.addmm(bias, x, weight.t())
 for the projections with a bias, torch.matmul(x, weight.t()) for those without, torch.bmm for the
-attention products (q @ k.transpose(1, 2) and probs @ v).
+attention products (q @ k.transpose(1, 2) and probs @ v); the training block's rows use torch.addmm
+with W stored [in, out] and torch.mm for the gradients (x.t() @ dy, dy @ W.t()).
 
 Prints one line per shape and dtype: "<shape index> <f32|bf16> <median seconds>", after a first
 line "#torch <version> <cpu capability> <threads> threads". Feed the output to the C++ benchmark:
@@ -32,6 +33,16 @@ SHAPES = [
     ("batch", 16, 512, 64, 512, False),
     ("linear", 1, 1, 4096, 1024, True),
     ("linear", 1, 256, 32000, 1024, True),
+    ("linear_bias", 1, 1024, 256, 256, False),
+    ("linear_bias", 1, 1024, 1024, 256, False),
+    ("linear_bias", 1, 1024, 256, 1024, False),
+    ("mm_at", 1, 256, 256, 1024, False),
+    ("mm_at", 1, 256, 1024, 1024, False),
+    ("mm_at", 1, 1024, 256, 1024, False),
+    ("mm", 1, 1024, 256, 256, True),
+    ("mm", 1, 1024, 256, 1024, True),
+    ("mm", 1, 1024, 1024, 256, True),
+    ("batch", 64, 64, 64, 64, True),
 ]
 QUICK = [0]
 
@@ -59,12 +70,15 @@ def measure(kind, batch, m, n, k, b_transposed, dtype, min_calls, seconds):
             a = rand(batch, m, k)
             b = rand(batch, n, k).transpose(1, 2) if b_transposed else rand(batch, k, n)
             return timed(lambda: torch.bmm(a, b), min_calls, seconds)
-        x = rand(m, k)
-        weight = rand(n, k)
+        # mm_at: x.t() of a stored [K, M] x (a weight gradient x^T dy).
+        x = rand(k, m).t() if kind == "mm_at" else rand(m, k)
+        w = rand(n, k).t() if b_transposed else rand(k, n)
         if kind == "linear_bias":
             bias = rand(n)
-            return timed(lambda: torch.addmm(bias, x, weight.t()), min_calls, seconds)
-        return timed(lambda: torch.matmul(x, weight.t()), min_calls, seconds)
+            return timed(lambda: torch.addmm(bias, x, w), min_calls, seconds)
+        if kind in ("mm", "mm_at"):
+            return timed(lambda: torch.mm(x, w), min_calls, seconds)
+        return timed(lambda: torch.matmul(x, w), min_calls, seconds)
 
 
 def main():

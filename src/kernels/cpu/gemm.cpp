@@ -98,54 +98,148 @@ Status SgemmRowMajor(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k
 
 namespace {
 
-// A matmul primitive for one shape, with the scratchpad size it needs (scratchpads are per call,
-// so one primitive runs concurrently on several threads).
+// A matmul primitive for one shape and output form, with the scratchpad size it needs
+// (scratchpads are per call, so one primitive runs concurrently on several threads).
 struct Bf16Matmul {
   dnnl::matmul primitive;
-  dnnl::memory::desc a, b, c;
+  dnnl::memory::desc a, b, c, bias;
   size_t scratchpad_bytes = 0;
 };
 
-using Bf16Key = std::tuple<bool, bool, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, bool>;
+struct Bf16Key {
+  bool trans_a, trans_b;
+  int64_t m, n, k, lda, ldb, ldc;
+  bool accumulate;
+  GemmElement c_type;
+  int bias;  // -1 none, else the GemmElement of the bias row
+  bool operator<(const Bf16Key& o) const {
+    return std::tie(trans_a, trans_b, m, n, k, lda, ldb, ldc, accumulate, c_type, bias) <
+           std::tie(o.trans_a, o.trans_b, o.m, o.n, o.k, o.lda, o.ldb, o.ldc, o.accumulate,
+                    o.c_type, o.bias);
+  }
+  bool operator==(const Bf16Key& o) const { return !(*this < o) && !(o < *this); }
+};
 
 dnnl::engine& CpuEngine() {
   static dnnl::engine* engine = new dnnl::engine(dnnl::engine::kind::cpu, 0);
   return *engine;
 }
 
-// Primitives by shape. A plan's tiles have a handful of shapes, and a problem is usually run many
-// times, so creation (hundreds of microseconds) is paid once per shape; the map is bounded.
-std::shared_ptr<const Bf16Matmul> Bf16MatmulFor(const Bf16Key& key) {
-  static std::mutex mutex;
-  static std::map<Bf16Key, std::shared_ptr<const Bf16Matmul>> cache;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = cache.find(key);
-    if (it != cache.end()) return it->second;
-  }
-  const auto [trans_a, trans_b, m, n, k, lda, ldb, ldc, accumulate] = key;
+dnnl::memory::data_type DnnlType(GemmElement e) {
+  return e == GemmElement::kBf16 ? dnnl::memory::data_type::bf16 : dnnl::memory::data_type::f32;
+}
+
+std::shared_ptr<const Bf16Matmul> MakeBf16Matmul(const Bf16Key& key) {
   using dnnl::memory;
   auto made = std::make_shared<Bf16Matmul>();
   // Row-major op(A) m x k: element (i, p) at i * lda + p, or at p * lda + i when transposed.
-  made->a = memory::desc({m, k}, memory::data_type::bf16,
-                         trans_a ? memory::dims{1, lda} : memory::dims{lda, 1});
-  made->b = memory::desc({k, n}, memory::data_type::bf16,
-                         trans_b ? memory::dims{1, ldb} : memory::dims{ldb, 1});
-  made->c = memory::desc({m, n}, memory::data_type::f32, memory::dims{ldc, 1});
+  made->a = memory::desc({key.m, key.k}, memory::data_type::bf16,
+                         key.trans_a ? memory::dims{1, key.lda} : memory::dims{key.lda, 1});
+  made->b = memory::desc({key.k, key.n}, memory::data_type::bf16,
+                         key.trans_b ? memory::dims{1, key.ldb} : memory::dims{key.ldb, 1});
+  made->c = memory::desc({key.m, key.n}, DnnlType(key.c_type), memory::dims{key.ldc, 1});
+  if (key.bias >= 0) {
+    made->bias = memory::desc({1, key.n}, DnnlType(static_cast<GemmElement>(key.bias)),
+                              memory::dims{key.n, 1});
+  }
   dnnl::primitive_attr attr;
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-  if (accumulate) {
+  if (key.accumulate) {
     dnnl::post_ops ops;
     ops.append_sum(1.0f);
     attr.set_post_ops(ops);
   }
-  dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(made->a, made->b, made->c), attr, CpuEngine());
+  const dnnl::matmul::desc desc = key.bias >= 0
+                                      ? dnnl::matmul::desc(made->a, made->b, made->bias, made->c)
+                                      : dnnl::matmul::desc(made->a, made->b, made->c);
+  dnnl::matmul::primitive_desc pd(desc, attr, CpuEngine());
   made->primitive = dnnl::matmul(pd);
   made->scratchpad_bytes = pd.scratchpad_desc().get_size();
-  std::lock_guard<std::mutex> lock(mutex);
-  if (cache.size() >= 256) cache.clear();
-  cache.emplace(key, made);
   return made;
+}
+
+// Primitives by shape. A plan's tiles have a handful of shapes, and a problem is usually run many
+// times, so creation (hundreds of microseconds) is paid once per shape; the map is bounded. Each
+// thread remembers its last few primitives, so the shared map's lock is not taken per call.
+std::shared_ptr<const Bf16Matmul> Bf16MatmulFor(const Bf16Key& key) {
+  constexpr int kRecent = 4;
+  thread_local std::pair<Bf16Key, std::shared_ptr<const Bf16Matmul>> recent[kRecent];
+  thread_local int next_slot = 0;
+  for (const auto& r : recent) {
+    if (r.second && r.first == key) return r.second;
+  }
+  static std::mutex mutex;
+  static std::map<Bf16Key, std::shared_ptr<const Bf16Matmul>> cache;
+  std::shared_ptr<const Bf16Matmul> found;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = cache.find(key);
+    if (it != cache.end()) found = it->second;
+  }
+  if (!found) {
+    found = MakeBf16Matmul(key);
+    std::lock_guard<std::mutex> lock(mutex);
+    if (cache.size() >= 256) cache.clear();
+    cache.emplace(key, found);
+  }
+  recent[next_slot] = {key, found};
+  next_slot = (next_slot + 1) % kRecent;
+  return found;
+}
+
+// Memory objects of the calling thread, re-pointed at each call's data: creating them costs about
+// as much as running a 64 x 64 x 64 product.
+struct ThreadMemories {
+  const Bf16Matmul* owner = nullptr;
+  std::shared_ptr<const Bf16Matmul> keep;  // keeps `owner` alive while its descs are in use
+  dnnl::memory a, b, c, bias, scratchpad;
+  std::vector<unsigned char> scratchpad_bytes;
+  std::unique_ptr<dnnl::stream> stream;
+};
+
+Status RunBf16(const Bf16Key& key, const uint16_t* a, const uint16_t* b, void* c,
+               const void* bias) {
+  SingleThreadScope single_thread;
+  try {
+    auto mm = Bf16MatmulFor(key);
+    thread_local ThreadMemories t;
+    if (!t.stream) t.stream = std::make_unique<dnnl::stream>(CpuEngine());
+    if (t.owner != mm.get()) {
+      t.a = dnnl::memory(mm->a, CpuEngine(), DNNL_MEMORY_NONE);
+      t.b = dnnl::memory(mm->b, CpuEngine(), DNNL_MEMORY_NONE);
+      t.c = dnnl::memory(mm->c, CpuEngine(), DNNL_MEMORY_NONE);
+      t.bias =
+          key.bias >= 0 ? dnnl::memory(mm->bias, CpuEngine(), DNNL_MEMORY_NONE) : dnnl::memory();
+      if (t.scratchpad_bytes.size() < mm->scratchpad_bytes) {
+        t.scratchpad_bytes.resize(mm->scratchpad_bytes);
+      }
+      t.scratchpad =
+          mm->scratchpad_bytes > 0
+              ? dnnl::memory(dnnl::memory::desc({static_cast<int64_t>(mm->scratchpad_bytes)},
+                                                dnnl::memory::data_type::u8, dnnl::memory::dims{1}),
+                             CpuEngine(), t.scratchpad_bytes.data())
+              : dnnl::memory();
+      t.owner = mm.get();
+      t.keep = mm;
+    }
+    t.a.set_data_handle(const_cast<uint16_t*>(a));
+    t.b.set_data_handle(const_cast<uint16_t*>(b));
+    t.c.set_data_handle(c);
+    std::unordered_map<int, dnnl::memory> args = {
+        {DNNL_ARG_SRC, t.a}, {DNNL_ARG_WEIGHTS, t.b}, {DNNL_ARG_DST, t.c}};
+    if (key.bias >= 0) {
+      t.bias.set_data_handle(const_cast<void*>(bias));
+      args.emplace(DNNL_ARG_BIAS, t.bias);
+    }
+    if (mm->scratchpad_bytes > 0) args.emplace(DNNL_ARG_SCRATCHPAD, t.scratchpad);
+    mm->primitive.execute(*t.stream, args);
+    t.stream->wait();
+  } catch (const dnnl::error& e) {
+    return ErrorStatus(ACLNN_ERR_INNER, "oneDNN bf16 matmul (m=%lld, n=%lld, k=%lld) failed: %s",
+                       static_cast<long long>(key.m), static_cast<long long>(key.n),
+                       static_cast<long long>(key.k), e.what());
+  }
+  return Status::Ok();
 }
 
 }  // namespace
@@ -171,33 +265,22 @@ Status Bf16GemmRowMajor(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_
   }
   // Strides of a single row or column are never used; keep them valid for oneDNN.
   if (m == 1) ldc = std::max<int64_t>(ldc, n);
-  SingleThreadScope single_thread;
-  try {
-    const auto mm = Bf16MatmulFor({trans_a, trans_b, m, n, k, lda, ldb, ldc, accumulate});
-    thread_local std::unique_ptr<dnnl::stream> stream;
-    thread_local std::vector<unsigned char> scratchpad;
-    if (!stream) stream = std::make_unique<dnnl::stream>(CpuEngine());
-    if (scratchpad.size() < mm->scratchpad_bytes) scratchpad.resize(mm->scratchpad_bytes);
-    dnnl::memory am(mm->a, CpuEngine(), const_cast<uint16_t*>(a));
-    dnnl::memory bm(mm->b, CpuEngine(), const_cast<uint16_t*>(b));
-    dnnl::memory cm(mm->c, CpuEngine(), c);
-    std::unordered_map<int, dnnl::memory> args = {
-        {DNNL_ARG_SRC, am}, {DNNL_ARG_WEIGHTS, bm}, {DNNL_ARG_DST, cm}};
-    if (mm->scratchpad_bytes > 0) {
-      args.emplace(
-          DNNL_ARG_SCRATCHPAD,
-          dnnl::memory(dnnl::memory::desc({static_cast<int64_t>(mm->scratchpad_bytes)},
-                                          dnnl::memory::data_type::u8, dnnl::memory::dims{1}),
-                       CpuEngine(), scratchpad.data()));
-    }
-    mm->primitive.execute(*stream, args);
-    stream->wait();
-  } catch (const dnnl::error& e) {
-    return ErrorStatus(ACLNN_ERR_INNER, "oneDNN bf16 matmul (m=%lld, n=%lld, k=%lld) failed: %s",
-                       static_cast<long long>(m), static_cast<long long>(n),
-                       static_cast<long long>(k), e.what());
+  return RunBf16({trans_a, trans_b, m, n, k, lda, ldb, ldc, accumulate, GemmElement::kFloat, -1}, a,
+                 b, c, nullptr);
+}
+
+Status Bf16GemmRowMajorTo(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
+                          const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb,
+                          const Bf16GemmOutput& out) {
+  if (m <= 0 || n <= 0) return Status::Ok();
+  if (k <= 0) {
+    return ErrorStatus(ACLNN_ERR_INNER, "Bf16GemmRowMajorTo needs k >= 1, got %lld",
+                       static_cast<long long>(k));
   }
-  return Status::Ok();
+  const int64_t ldc = m == 1 ? std::max<int64_t>(out.ldc, n) : out.ldc;
+  const int bias = out.bias != nullptr ? static_cast<int>(out.bias_type) : -1;
+  return RunBf16({trans_a, trans_b, m, n, k, lda, ldb, ldc, false, out.c_type, bias}, a, b, out.c,
+                 out.bias);
 }
 
 const char* GemmProviderName() {

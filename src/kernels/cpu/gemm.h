@@ -36,6 +36,24 @@ Status Bf16GemmRowMajor(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_
                         const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb,
                         bool accumulate, float* c, int64_t ldc);
 
+// The output forms of Bf16GemmRowMajorTo: C's dtype, and an optional bias row added to every row
+// of the product before C is written (so a BFLOAT16 C is rounded once, from the fp32 sum).
+enum class GemmElement : uint8_t { kFloat, kBf16 };
+struct Bf16GemmOutput {
+  void* c = nullptr;  // m x n, row stride ldc, FLOAT or BFLOAT16 as c_type
+  int64_t ldc = 0;
+  GemmElement c_type = GemmElement::kFloat;
+  const void* bias = nullptr;  // n contiguous elements of bias_type, or null
+  GemmElement bias_type = GemmElement::kFloat;
+};
+
+// Row-major out.c = op(A) * op(B) (+ bias row), A and B bfloat16 bit patterns as for
+// Bf16GemmRowMajor, k >= 1; C is written directly in its dtype (BFLOAT16 rounded to nearest even
+// once).
+Status Bf16GemmRowMajorTo(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
+                          const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb,
+                          const Bf16GemmOutput& out);
+
 // "oneDNN x.y.z sgemm" for logs and benchmarks.
 const char* GemmProviderName();
 

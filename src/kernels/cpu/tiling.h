@@ -16,6 +16,38 @@ inline int64_t BlockSize(int64_t n, int64_t max_block) {
   return CeilDiv(CeilDiv(n, blocks), 16) * 16;
 }
 
+// Tile sizes for `layers` products of m x n outputs, each k deep: at most max_rows x max_cols
+// (BlockSize), then the longer side halved (never below 64) while there are fewer than eight tiles
+// and a halved tile would still hold at least 2^21 multiply-adds. A weight gradient such as
+// x^T dy with a 256 x 256 output and a long reduction is then eight tasks rather than one that a
+// single thread runs while the others wait. The sizes depend on the problem alone, never on the
+// thread count, so the results do not either.
+struct TileSteps {
+  int64_t rows, cols;
+};
+inline TileSteps GemmTileSteps(int64_t layers, int64_t m, int64_t n, int64_t k, int64_t max_rows,
+                               int64_t max_cols) {
+  constexpr int64_t kMinTasks = 8;
+  constexpr int64_t kMinSide = 64;
+  constexpr int64_t kMinMacs = int64_t{1} << 21;
+  TileSteps t{BlockSize(m, max_rows), BlockSize(n, max_cols)};
+  if (layers <= 0 || m <= 0 || n <= 0) return t;
+  auto halved = [](int64_t side) { return CeilDiv(CeilDiv(side, 2), 16) * 16; };
+  while (layers * CeilDiv(m, t.rows) * CeilDiv(n, t.cols) < kMinTasks) {
+    const bool rows_can = t.rows >= 2 * kMinSide, cols_can = t.cols >= 2 * kMinSide;
+    if (!rows_can && !cols_can) break;
+    TileSteps next = t;
+    if (rows_can && (t.rows >= t.cols || !cols_can)) {
+      next.rows = halved(t.rows);
+    } else {
+      next.cols = halved(t.cols);
+    }
+    if (next.rows * next.cols * std::max<int64_t>(k, 1) < kMinMacs) break;
+    t = next;
+  }
+  return t;
+}
+
 // `layers` copies of a rows x cols matrix, each cut into row_step x col_step tiles (the last row
 // and column of tiles may be smaller). Tiles are numbered layer by layer, row-major within a layer.
 class TileGrid {

@@ -271,6 +271,18 @@ std::vector<std::vector<uint8_t>> RunDeterminismProblems(aclrtStream stream) {
     EXPECT_EQ(AddmmCall(self, a, b, one, one, out, 2, stream).phase2, 0);
     results.push_back(out.Bytes());
   }
+  {
+    // BFLOAT16 bias row + x @ w.t() into BFLOAT16, several tiles: where the CPU has native BF16
+    // products the GEMM adds the bias and rounds into out itself.
+    DeviceTensor self({600}, ACL_BF16), a({600, 257}, ACL_BF16);
+    DeviceTensor b({257, 600}, ACL_BF16, Transposed(2)), out({600, 600}, ACL_BF16);
+    self.FillUniform(&rng, -1.0f, 1.0f);
+    a.FillUniform(&rng, -1.0f, 1.0f);
+    b.FillUniform(&rng, -1.0f, 1.0f);
+    Scalar one(1.0f);
+    EXPECT_EQ(AddmmCall(self, a, b, one, one, out, 0, stream).phase2, 0);
+    results.push_back(out.Bytes());
+  }
   return results;
 }
 

@@ -323,6 +323,17 @@ TEST_F(MatmulTest, LargeTiledProblemsMatchGolden) {
     ASSERT_EQ(r.phase2, 0) << r.message;
     ExpectMatches(out, MatmulGolden(Values(a), {300, 260}, Values(b), {260, 700}),
                   std::string("large ") + DTypeName(dt));
+    // A small output with a long reduction (a weight gradient x^T dy): cut into eight uneven
+    // tiles (200 x 190 -> 64 x 96 steps) rather than one.
+    DeviceTensor x({200, 1500}, dt, Transposed(2)), dy({1500, 190}, dt);
+    DeviceTensor grad({200, 190}, dt, TensorLayout().WithNanCanary());
+    x.FillUniform(&rng, -1.0f, 1.0f);
+    dy.FillUniform(&rng, -1.0f, 1.0f);
+    r = CallMatmul(x, dy, grad, 0, stream_);
+    ASSERT_EQ(r.phase1, 0) << r.message;
+    ASSERT_EQ(r.phase2, 0) << r.message;
+    ExpectMatches(grad, MatmulGolden(Values(x), {200, 1500}, Values(dy), {1500, 190}),
+                  std::string("long reduction ") + DTypeName(dt));
   }
 }
 

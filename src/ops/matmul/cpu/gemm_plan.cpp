@@ -25,7 +25,6 @@
 namespace openaclnn::matmul {
 namespace {
 
-using cpu::BlockSize;
 using cpu::CeilDiv;
 
 // Single-threaded oneDNN keeps 90-95 % of a core's peak from about 256 x 512 tiles (measured for
@@ -122,9 +121,24 @@ class GemmPlan : public Plan {
     }
     int64_t ldc = 0;
     bool c_trans = false;
-    c_direct_ = p.c.desc.dtype == ACL_FLOAT && !p.round_result_to_half && !p.defer_stores &&
+    // The bfloat16 GEMM writes out in its own dtype (FLOAT or BFLOAT16, rounded once) and adds a
+    // row-broadcast bias itself (Addmm's `bias + x @ w`), so no tile goes through a scratch tile
+    // and a second pass.
+    const MatrixOperand& bias = p.bias;
+    const bool bias_row =
+        !p.has_bias ||
+        (p.beta == 1.0f && bias.row_stride == 0 && (bias.col_stride == 1 || p.n == 1) &&
+         (bias.desc.dtype == ACL_FLOAT || bias.desc.dtype == ACL_BF16));
+    bf16_out_ = bf16_ && p.m > 1 && !p.defer_stores && !p.round_result_to_half && bias_row &&
+                (p.c.desc.dtype == ACL_FLOAT || p.c.desc.dtype == ACL_BF16) &&
                 DirectLayout(p.m, p.n, p.c.row_stride, p.c.col_stride, &c_trans, &ldc) && !c_trans;
-    if (c_direct_) {
+    if (bf16_out_) ldc_ = ldc;
+    c_direct_ = !bf16_out_ && p.c.desc.dtype == ACL_FLOAT && !p.round_result_to_half &&
+                !p.defer_stores &&
+                DirectLayout(p.m, p.n, p.c.row_stride, p.c.col_stride, &c_trans, &ldc) && !c_trans;
+    if (bf16_out_) {
+      // Written by the GEMM itself, see RunTile.
+    } else if (c_direct_) {
       ldc_ = ldc;
     } else if (p.defer_stores) {
       // The stores into an aliasing out wait until every tile is done: a panel of all of C.
@@ -136,7 +150,8 @@ class GemmPlan : public Plan {
     // out right away.
     const int64_t tile_rows = bf16_ ? kBf16TileRows : kTileRows;
     const int64_t tile_cols = bf16_ ? kBf16TileCols : kTileCols;
-    tiles_ = cpu::TileGrid(p.batch, p.m, p.n, BlockSize(p.m, tile_rows), BlockSize(p.n, tile_cols));
+    const cpu::TileSteps steps = cpu::GemmTileSteps(p.batch, p.m, p.n, p.k, tile_rows, tile_cols);
+    tiles_ = cpu::TileGrid(p.batch, p.m, p.n, steps.rows, steps.cols);
   }
 
   Status Run(const Bindings& bindings, void* workspace) const override {
@@ -236,6 +251,7 @@ class GemmPlan : public Plan {
   }
 
   Status RunTile(const cpu::TileGrid::Tile& t, const RunState& s) const {
+    if (bf16_out_) return RunBf16OutTile(t, s);
     const int64_t rows = t.r1 - t.r0, cols = t.c1 - t.c0;
     // Where the GEMM writes the tile: out itself, the panel of an aliasing out, or this thread's
     // scratch tile (reused by the thread's next tile; every element is written before it is read).
@@ -285,6 +301,33 @@ class GemmPlan : public Plan {
     return Status::Ok();
   }
 
+  // A tile of a bf16_out_ plan: the GEMM writes out (and adds the bias row) itself.
+  Status RunBf16OutTile(const cpu::TileGrid::Tile& t, const RunState& s) const {
+    const GemmOperand& ga = operand_[0];
+    const GemmOperand& gb = operand_[1];
+    const auto* a = static_cast<const uint16_t*>(OperandMatrix(0, s, t.layer));
+    const auto* b = static_cast<const uint16_t*>(OperandMatrix(1, s, t.layer));
+    const int64_t c_size = static_cast<int64_t>(DTypeSize(p_.c.desc.dtype));
+    cpu::Bf16GemmOutput out;
+    out.c = static_cast<unsigned char*>(s.c_dst) +
+            (p_.c.BatchOffset(p_.batch_rank, p_.batch_dims.data(), t.layer) + t.r0 * ldc_ + t.c0) *
+                c_size;
+    out.ldc = ldc_;
+    out.c_type = p_.c.desc.dtype == ACL_BF16 ? cpu::GemmElement::kBf16 : cpu::GemmElement::kFloat;
+    if (p_.has_bias) {
+      const int64_t b_size = static_cast<int64_t>(DTypeSize(p_.bias.desc.dtype));
+      out.bias = static_cast<const unsigned char*>(s.bias_src) +
+                 (p_.bias.BatchOffset(p_.batch_rank, p_.batch_dims.data(), t.layer) +
+                  t.c0 * p_.bias.col_stride) *
+                     b_size;
+      out.bias_type =
+          p_.bias.desc.dtype == ACL_BF16 ? cpu::GemmElement::kBf16 : cpu::GemmElement::kFloat;
+    }
+    return cpu::Bf16GemmRowMajorTo(ga.trans, gb.trans, t.r1 - t.r0, t.c1 - t.c0, p_.k,
+                                   a + t.r0 * ga.RowStep(), ga.ld, b + t.c0 * gb.ColStep(), gb.ld,
+                                   out);
+  }
+
   // out rows of the tile = beta * self (self rounded to FLOAT16 under USE_FP16), in fp32.
   void FillBias(const RunState& s, const cpu::TileGrid::Tile& t, float* out, int64_t ldc) const {
     const MatrixOperand& x = p_.bias;
@@ -321,7 +364,8 @@ class GemmPlan : public Plan {
 
   Problem p_;
   const cpu::KernelTarget target_;
-  bool bf16_ = false;  // A and B read as bfloat16 by the bfloat16 GEMM
+  bool bf16_ = false;      // A and B read as bfloat16 by the bfloat16 GEMM
+  bool bf16_out_ = false;  // ... which also writes out and adds the bias row itself
   GemmOperand operand_[2];
   bool c_direct_ = false;
   int64_t ldc_ = 1;
