@@ -2,7 +2,11 @@
 // What the CPU benchmark programs share: their extra command-line flags, the same-run fp32 FMA
 // peak, and the LayerNorm shape set of issue 3.
 
+#if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
+#elif defined(__aarch64__)
+#include <arm_neon.h>
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -167,7 +171,8 @@ inline std::vector<int> SelectShapes(int count, bool quick, int only_shape,
 }
 
 // fp32 FMA peak: 16 independent FMA chains in registers on every thread (zmm where the CPU has
-// AVX-512, else ymm), in GFLOP/s, best of three.
+// AVX-512, else ymm; 128-bit NEON registers on aarch64), in GFLOP/s, best of three.
+#if defined(__x86_64__) || defined(__i386__)
 __attribute__((target("avx512f"))) inline float FmaChainsAvx512(int64_t iters) {
   __m512 acc[16];
   for (int i = 0; i < 16; ++i) acc[i] = _mm512_set1_ps(static_cast<float>(i));
@@ -196,18 +201,50 @@ __attribute__((target("avx2,fma"))) inline float FmaChainsAvx2(int64_t iters) {
   return out[0] + out[7];
 }
 
+inline bool HasAvx512() { return __builtin_cpu_supports("avx512f") != 0; }
+inline float FmaChains(bool avx512, int64_t iters) {
+  return avx512 ? FmaChainsAvx512(iters) : FmaChainsAvx2(iters);
+}
+#elif defined(__aarch64__)
+inline float FmaChainsNeon(int64_t iters) {
+  float32x4_t acc[16];
+  for (int i = 0; i < 16; ++i) acc[i] = vdupq_n_f32(static_cast<float>(i));
+  const float32x4_t m = vdupq_n_f32(0.999999f), c = vdupq_n_f32(1e-6f);
+  for (int64_t it = 0; it < iters; ++it) {
+    for (int i = 0; i < 16; ++i) acc[i] = vfmaq_f32(c, acc[i], m);
+  }
+  float32x4_t s = acc[0];
+  for (int i = 1; i < 16; ++i) s = vaddq_f32(s, acc[i]);
+  return vgetq_lane_f32(s, 0) + vgetq_lane_f32(s, 3);
+}
+inline bool HasAvx512() { return false; }
+inline float FmaChains(bool, int64_t iters) { return FmaChainsNeon(iters); }
+#endif
+
+// The registers MeasureFmaPeak's chains use, for the benchmarks' headers.
+inline const char* FmaRegisterName() {
+#if defined(__aarch64__)
+  return "NEON q";
+#else
+  return HasAvx512() ? "zmm" : "ymm";
+#endif
+}
+
 inline double MeasureFmaPeak(int threads, int64_t iters = 20'000'000) {
   static volatile float sink_all = 0;
-  const bool avx512 = __builtin_cpu_supports("avx512f");
+  const bool avx512 = HasAvx512();
+#if defined(__aarch64__)
+  const int lanes = 4;
+#else
   const int lanes = avx512 ? 16 : 8;
+#endif
   double best = 0;
   for (int rep = 0; rep < 3; ++rep) {
     std::vector<std::thread> pool;
     std::vector<float> sink(threads);
     const auto t0 = std::chrono::steady_clock::now();
     for (int t = 0; t < threads; ++t) {
-      pool.emplace_back(
-          [&, t] { sink[t] = avx512 ? FmaChainsAvx512(iters) : FmaChainsAvx2(iters); });
+      pool.emplace_back([&, t] { sink[t] = FmaChains(avx512, iters); });
     }
     for (std::thread& th : pool) th.join();
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -7,7 +7,9 @@
 //
 //   bench_conv_tbc [--quick] [--shape=INDEX] [--torch_results=FILE]
 // --quick: three shapes, short repetitions (the README's main job); --shape: one shape only.
+#if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
+#endif
 
 #include <algorithm>
 #include <chrono>

@@ -6,7 +6,9 @@
 //   bench_conv_tbc_backward [--quick] [google-benchmark flags]
 // --quick: three shapes, one short repetition each (the README's main job).
 #include <benchmark/benchmark.h>
+#if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -129,7 +131,7 @@ int main(int argc, char** argv) {
   const int threads = openaclnn::cpu::NumThreads();
   g_peak_gflops = MeasureFmaPeak(threads);
   std::printf("threads %d, fp32 FMA peak %.1f GFLOP/s (in-register %s FMA), GEMM provider %s\n",
-              threads, g_peak_gflops, __builtin_cpu_supports("avx512f") ? "zmm" : "ymm",
+              threads, g_peak_gflops, openaclnn::bench::FmaRegisterName(),
               openaclnn::cpu::GemmProviderName());
   const int quick_set[] = {0, 3, 8};
   for (int i = 0; i < static_cast<int>(sizeof(kShapes) / sizeof(kShapes[0])); ++i) {

@@ -3,7 +3,9 @@
 // the operator's bytes, timed in alternation with the operator so both see the same background
 // load, and the medians of both and of their ratio.
 
+#if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -56,6 +58,7 @@ inline void AlternatingMedians(const std::function<void(int64_t)>& a,
   *b_over_a = Median(ratio);
 }
 
+#if defined(__x86_64__) || defined(__i386__)
 __attribute__((target("avx512f"))) inline float SumBlockAvx512(const float* p, int64_t n) {
   __m512 a0 = _mm512_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
   int64_t i = 0;
@@ -95,6 +98,20 @@ inline float SumBlock(const float* p, int64_t n) {
   static const bool avx512 = __builtin_cpu_supports("avx512f");
   return avx512 ? SumBlockAvx512(p, n) : SumBlockAvx2(p, n);
 }
+#else
+// Elsewhere (aarch64): four independent sums the compiler vectorises (NEON at -O2 and up).
+inline float SumBlock(const float* p, int64_t n) {
+  float a[16] = {};
+  int64_t i = 0;
+  for (; i + 16 <= n; i += 16) {
+    for (int j = 0; j < 16; ++j) a[j] += p[i + j];
+  }
+  float s = 0;
+  for (float v : a) s += v;
+  for (; i < n; ++i) s += p[i];
+  return s;
+}
+#endif
 
 // One multi-threaded read-and-sum of `in_bytes` at `src` and, when `out_bytes` > 0, a write of
 // `out_bytes` at `dst`: one contiguous span of each per pool thread (whole 64-float rounds; the

@@ -33,7 +33,7 @@ std::vector<int> StorageOrder(const TensorDesc& in, ReduceMask mask, bool reduce
 template <int kSets>
 MultiStrided<kSets> CollapseGroup(const TensorDesc& in, const std::vector<int>& order,
                                   const int64_t* const* strides_by_dim) {
-  int64_t dims[kMaxRank];
+  int64_t dims[kMaxRank] = {};  // (initialised: aarch64 GCC 12 warns otherwise)
   int64_t strides[kSets][kMaxRank];
   const int64_t* rows[kSets];
   for (size_t i = 0; i < order.size(); ++i) {

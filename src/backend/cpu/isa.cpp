@@ -21,14 +21,29 @@ struct IsaName {
 
 constexpr const char* kNativeBf16Name = "avx512_bf16";
 
-// Our names for the Highway targets this library is compiled for, best first (kNativeBf16Name
-// comes before them: the AVX-512 target with the AVX512_BF16 conversions).
+// Our names for the Highway targets this library is compiled for, best first (on x86,
+// kNativeBf16Name comes before them: the AVX-512 target with the AVX512_BF16 conversions). On
+// aarch64, SVE2 and SVE are Highway's vector-length-agnostic targets (any vector length from 128
+// to 2048 bits) and NEON its 128-bit Advanced SIMD target.
+#if HWY_ARCH_ARM_A64
+constexpr bool kHasNativeBf16Name = false;
+constexpr IsaName kIsas[] = {
+    {"sve2", HWY_SVE2},
+    {"sve", HWY_SVE},
+    {"neon", HWY_NEON},
+    {"scalar", HWY_EMU128 | HWY_SCALAR},
+};
+constexpr const char* kIsaNames = "sve2, sve, neon, scalar";
+#else
+constexpr bool kHasNativeBf16Name = true;
 constexpr IsaName kIsas[] = {
     {"avx512", HWY_AVX3},
     {"avx2", HWY_AVX2},
     {"sse4", HWY_SSE4},
     {"scalar", HWY_EMU128 | HWY_SCALAR},
 };
+constexpr const char* kIsaNames = "avx512_bf16, avx512, avx2, sse4, scalar";
+#endif
 
 int64_t Compiled() { return HWY_TARGETS; }
 
@@ -130,7 +145,7 @@ namespace {
 thread_local std::string planning_cap;
 
 bool KnownIsa(const std::string& name) {
-  if (name == kNativeBf16Name) return true;
+  if (kHasNativeBf16Name && name == kNativeBf16Name) return true;
   for (const IsaName& isa : kIsas) {
     if (name == isa.name) return true;
   }
@@ -142,10 +157,8 @@ const std::string& EnvironmentCap() {
     const char* value = std::getenv("OPENACLNN_CPU_ISA");
     const std::string name(value != nullptr ? value : "");
     if (!name.empty() && !KnownIsa(name)) {
-      std::fprintf(stderr,
-                   "openaclnn: OPENACLNN_CPU_ISA=%s is not one of avx512_bf16, avx512, avx2, sse4, "
-                   "scalar; ignored\n",
-                   name.c_str());
+      std::fprintf(stderr, "openaclnn: OPENACLNN_CPU_ISA=%s is not one of %s; ignored\n",
+                   name.c_str(), kIsaNames);
     }
     return name;
   }();
@@ -154,7 +167,7 @@ const std::string& EnvironmentCap() {
 
 // Rank of a name in the best-first list kNativeBf16Name, kIsas...; unknown names rank last+1.
 int IsaRank(const std::string& name) {
-  if (name == kNativeBf16Name) return 0;
+  if (kHasNativeBf16Name && name == kNativeBf16Name) return 0;
   int rank = 1;
   for (const IsaName& isa : kIsas) {
     if (name == isa.name) return rank;

@@ -194,8 +194,13 @@ HWY_INLINE VF FusedNegMulAdd(DF d, VF a, VF b, VF c) {
 
 // Slides a vector down by (Lanes - count) and zeroes lanes >= count (count in (0, Lanes)): the
 // indices and mask of TailLoad below, computed once per call of the row kernel.
+// (Constructors written out: the implicit ones are compiled outside the target's attributes, which
+// GCC refuses on aarch64, where the NEON target's attributes differ from the baseline's.)
 struct TailPermute {
-  decltype(hn::IndicesFromVec(DF(), hn::Zero(DI()))) idx;
+  using Indices = decltype(hn::IndicesFromVec(DF(), hn::Zero(DI())));
+  HWY_INLINE TailPermute() {}
+  HWY_INLINE TailPermute(Indices i, hn::Mask<DF> k) : idx(i), keep(k) {}
+  Indices idx;
   hn::Mask<DF> keep;
 };
 HWY_INLINE TailPermute MakeTailPermute(DF d, size_t count) {
