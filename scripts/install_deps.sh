@@ -10,11 +10,13 @@ for p in "${packages[@]}"; do
 done
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install_deps: all packages present"
-  exit 0
+else
+  echo "install_deps: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq || echo "install_deps: apt-get update failed; trying the cached lists"
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
-echo "install_deps: installing ${missing[*]}"
-sudo=""
-[ "$(id -u)" -ne 0 ] && sudo="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq || echo "install_deps: apt-get update failed; trying the cached lists"
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# The aarch64 cross toolchain, qemu-user and the arm64 packages: scripts/install_deps_aarch64.sh,
+# which scripts/test_aarch64.sh (part of the test command) runs itself.

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The test command: installs what is needed, builds with warnings as errors, runs every test in
-# Release and the Python package's pytest suite, then the tests again under the address and
-# undefined-behaviour sanitizers, then the threading tests under the thread sanitizer, then each
-# libFuzzer target for a bounded time.
+# Release, the Python package's pytest suite and the aarch64 cross build's tests under qemu-user,
+# then the tests again under the address and undefined-behaviour sanitizers, then the threading
+# tests under the thread sanitizer, then each libFuzzer target for a bounded time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install_deps.sh
@@ -17,6 +17,9 @@ ctest --preset release -j"$jobs"
 
 step "python package: install into out/venv, pytest"
 ./scripts/test_python.sh
+
+step "aarch64: cross build, tests under qemu-user (NEON, then SVE)"
+./scripts/test_aarch64.sh
 
 step "address+undefined sanitizers: configure and build"
 cmake --preset asan >/dev/null
