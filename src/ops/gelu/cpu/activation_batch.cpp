@@ -7,6 +7,8 @@
 #define HWY_TARGET_INCLUDE "ops/gelu/cpu/activation_batch.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
+// After highway.h, as Highway asks for its -inl headers.
+#include "kernels/cpu/exp-inl.h"  // NOLINT(build/include_order)
 
 HWY_BEFORE_NAMESPACE();
 // No floating-point trap is ever observed here, so the compiler may if-convert the selects below
@@ -16,38 +18,12 @@ HWY_BEFORE_NAMESPACE();
 #pragma GCC optimize("no-trapping-math")
 #endif
 namespace openaclnn::activation::cpu::HWY_NAMESPACE {
+using ::openaclnn::simd::HWY_NAMESPACE::ExpF;
 
 // The fp32 batch path: branch-free exp and erfc written so that the compiler vectorises the loops
 // over a block (libm's scalar calls would dominate the time). Every element is computed by the
 // same operations whether it lands in a vector or in the scalar tail, so the bits do not depend
 // on the block boundaries.
-
-// e^x for x in fp32: x = n ln2 + r with |r| <= ln2/2 (ln2 split in two for an exact n ln2), a
-// degree-6 Taylor-Horner polynomial for e^r (error below 1 ulp on that interval), 2^n from the
-// exponent bits. x is clamped to [-87, 88]: below, the result is about 1.6e-38 instead of
-// smaller (the callers multiply it by bounded factors; values that small are below every
-// tolerance), above, 1.65e38 instead of inf (only sigmoid's 1 / (1 + e^-b) reaches it, where
-// the quotient is then below 6e-39 instead of 0).
-// No floating-point trap is ever observed here, so the compiler may if-convert the selects below
-// into vector blends (the results are the same IEEE operations either way).
-
-HWY_INLINE float ExpF(float x) {
-  x = x < -87.f ? -87.f : (x > 88.f ? 88.f : x);
-  // Round to nearest by adding and removing 1.5 * 2^23 (vectorises without SSE4.1's round).
-  const float n = (x * 1.44269504088896341f + 12582912.f) - 12582912.f;
-  const float r = (x - n * 0.693145751953125f) - n * 1.428606765330187045e-6f;
-  float p = 1.f / 720;
-  p = p * r + 1.f / 120;
-  p = p * r + 1.f / 24;
-  p = p * r + 1.f / 6;
-  p = p * r + 0.5f;
-  p = p * r + 1.f;
-  p = p * r + 1.f;
-  const int32_t bits = (static_cast<int32_t>(n) + 127) << 23;
-  float scale;
-  std::memcpy(&scale, &bits, 4);
-  return p * scale;
-}
 
 // erfc(z) for z >= 0 with a relative error of about 1.2e-7 (plus fp32 rounding): the Chebyshev
 // fit of Numerical Recipes (Press et al., "erfcc"), t e^(-z^2 + P(t)) with t = 1 / (1 + z/2).

@@ -7,7 +7,7 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 // After highway.h, as Highway asks for its -inl headers.
-#include "hwy/contrib/math/math-inl.h"  // NOLINT(build/include_order)
+#include "kernels/cpu/exp-inl.h"  // NOLINT(build/include_order)
 
 HWY_BEFORE_NAMESPACE();
 namespace openaclnn::softmax::cpu::HWY_NAMESPACE {
@@ -32,32 +32,49 @@ float RowMaxImpl(const float* a, int64_t n) {
   return nan ? NAN : r;
 }
 
-// Elements per block whose lane sums are flushed into the double total.
+// Elements per block whose partial sums are flushed into the double total.
 constexpr int64_t kBlock = 256;
+// Partial sums per block, whatever the vector width: element i of a block goes to partial
+// i mod 16, and the 16 are added pairwise (8 into 0..7, then 4, 2, 1). With the exponential below
+// this gives the same bits on every SIMD target.
+constexpr int64_t kPartials = 16;
 
-double RowExpSumImpl(float* a, int64_t n, float m, bool store) {
-  const hn::ScalableTag<float> d;
-  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
-  const auto vm = hn::Set(d, m);
+// e^x for x = a[i] - m <= 0, and exactly 0 below -87 (where e^x < 1.7e-38: -inf entries and
+// -1e9 masks give 0, as in the float64 reference).
+HWY_INLINE float ExpShifted(float x) {
+  const float e = simd::HWY_NAMESPACE::ExpF(x);
+  return x < -87.f ? 0.f : e;
+}
+
+template <bool kStore>
+double ExpSum(float* a, int64_t n, float m) {
   double total = 0.0;
   for (int64_t b = 0; b < n; b += kBlock) {
     const int64_t end = b + kBlock < n ? b + kBlock : n;
-    auto acc = hn::Zero(d);
+    float acc[kPartials] = {};
     int64_t i = b;
-    for (; i + lanes <= end; i += lanes) {
-      const auto e = hn::Exp(d, hn::Sub(hn::LoadU(d, a + i), vm));
-      if (store) hn::StoreU(e, d, a + i);
-      acc = hn::Add(acc, e);
+    for (; i + kPartials <= end; i += kPartials) {
+      for (int64_t j = 0; j < kPartials; ++j) {
+        const float e = ExpShifted(a[i + j] - m);
+        if (kStore) a[i + j] = e;
+        acc[j] += e;
+      }
     }
-    float tail = 0.0f;
-    for (; i < end; ++i) {
-      const float e = std::exp(a[i] - m);
-      if (store) a[i] = e;
-      tail += e;
+    for (int64_t j = 0; i + j < end; ++j) {
+      const float e = ExpShifted(a[i + j] - m);
+      if (kStore) a[i + j] = e;
+      acc[j] += e;
     }
-    total += static_cast<double>(hn::GetLane(hn::SumOfLanes(d, acc))) + static_cast<double>(tail);
+    for (int64_t half = kPartials / 2; half >= 1; half /= 2) {
+      for (int64_t j = 0; j < half; ++j) acc[j] += acc[j + half];
+    }
+    total += static_cast<double>(acc[0]);
   }
   return total;
+}
+
+double RowExpSumImpl(float* a, int64_t n, float m, bool store) {
+  return store ? ExpSum<true>(a, n, m) : ExpSum<false>(a, n, m);
 }
 
 void RowAffineImpl(float* a, int64_t n, float scale, float shift) {
@@ -71,16 +88,9 @@ void RowAffineImpl(float* a, int64_t n, float scale, float shift) {
   for (; i < n; ++i) a[i] = std::fma(a[i], scale, shift);
 }
 
+// The product and the difference rounded separately (no FMA), the same on every target.
 void RowSubExpScaledImpl(float* a, const float* b, int64_t n, float s) {
-  const hn::ScalableTag<float> d;
-  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
-  const auto vs = hn::Set(d, s);
-  int64_t i = 0;
-  for (; i + lanes <= n; i += lanes) {
-    const auto e = hn::Exp(d, hn::LoadU(d, b + i));
-    hn::StoreU(hn::NegMulAdd(e, vs, hn::LoadU(d, a + i)), d, a + i);
-  }
-  for (; i < n; ++i) a[i] = std::fma(-std::exp(b[i]), s, a[i]);
+  for (int64_t i = 0; i < n; ++i) a[i] = a[i] - ExpShifted(b[i]) * s;
 }
 
 }  // namespace openaclnn::softmax::cpu::HWY_NAMESPACE

@@ -10,14 +10,14 @@ namespace openaclnn::softmax::cpu {
 
 // Largest element of a[0..n) (NaN if any is NaN).
 float RowMax(const openaclnn::cpu::KernelTarget& target, const float* a, int64_t n);
-// Sum of exp(a[i] - m); when `store`, a[i] becomes exp(a[i] - m). Partial sums in vector lanes
-// within blocks, block sums in double.
+// Sum of exp(a[i] - m); when `store`, a[i] becomes exp(a[i] - m). Within blocks of 256, 16
+// partial sums in a fixed order (the same bits on every SIMD target); block sums in double.
 double RowExpSum(const openaclnn::cpu::KernelTarget& target, float* a, int64_t n, float m,
                  bool store);
 // a[i] = a[i] * scale + shift.
 void RowAffine(const openaclnn::cpu::KernelTarget& target, float* a, int64_t n, float scale,
                float shift);
-// a[i] = a[i] - exp(b[i]) * s.
+// a[i] = a[i] - exp(b[i]) * s (product and difference rounded separately).
 void RowSubExpScaled(const openaclnn::cpu::KernelTarget& target, float* a, const float* b,
                      int64_t n, float s);
 
