@@ -25,28 +25,21 @@ using ::openaclnn::simd::HWY_NAMESPACE::ExpF;
 // same operations whether it lands in a vector or in the scalar tail, so the bits do not depend
 // on the block boundaries.
 
-// erfc(z) for z >= 0 with a relative error of about 1.2e-7 (plus fp32 rounding): the Chebyshev
-// fit of Numerical Recipes (Press et al., "erfcc"), t e^(-z^2 + P(t)) with t = 1 / (1 + z/2).
-HWY_INLINE float ErfcPositive(float z) {
-  const float t = 1.f / (1.f + 0.5f * z);
-  float p = 0.17087277f;
-  p = p * t - 0.82215223f;
-  p = p * t + 1.48851587f;
-  p = p * t - 1.13520398f;
-  p = p * t + 0.27886807f;
-  p = p * t - 0.18628806f;
-  p = p * t + 0.09678418f;
-  p = p * t + 0.37409196f;
-  p = p * t + 1.00002368f;
-  p = p * t - 1.26551223f;
-  return t * ExpF(-z * z + p);
-}
-
-// Phi(x) = erfc(-x / sqrt 2) / 2, accurate relative to its value on both sides.
-HWY_INLINE float NormalCdf(float x) {
-  const float z = x * static_cast<float>(kSqrtHalf);
-  const float e = ErfcPositive(z < 0 ? -z : z);
-  return z < 0 ? 0.5f * e : 1.f - 0.5f * e;
+// Phi(x) = erfc(-x / sqrt 2) / 2 with e^(-x^2 / 2) (the Gaussian factor the gradient needs too):
+// erfc(z) for z = |x| / sqrt 2 >= 0 by Abramowitz and Stegun 7.1.26, t e^(-z^2) P(t) with
+// t = 1 / (1 + p z) and a degree-5 P, absolute error below 1.5e-7; on the negative side Phi is
+// erfc / 2 itself (no 1 - erf cancellation), on the positive side 1 - erfc / 2.
+HWY_INLINE float NormalCdf(float x, float* gauss) {
+  const float z = (x < 0 ? -x : x) * static_cast<float>(kSqrtHalf);
+  const float t = 1.f / (1.f + 0.3275911f * z);
+  float p = 1.061405429f;
+  p = p * t - 1.453152027f;
+  p = p * t + 1.421413741f;
+  p = p * t - 0.284496736f;
+  p = p * t + 0.254829592f;
+  *gauss = ExpF(-z * z);
+  const float half_erfc = 0.5f * (t * p * *gauss);
+  return x < 0 ? half_erfc : 1.f - half_erfc;
 }
 
 // tanh(u) = sign(u) (1 - 2 / (e^(2|u|) + 1)); near 0 its absolute error is about 1e-7, which
@@ -62,7 +55,10 @@ void BatchF32Impl(Kind kind, const float* x0, const float* x1, const float* x2, 
   const float k = static_cast<float>(kSqrt2OverPi), c = static_cast<float>(kTanhCubic);
   switch (kind) {
     case Kind::kGeluErf:
-      for (int i = 0; i < n; ++i) y0[i] = x0[i] * NormalCdf(x0[i]);
+      for (int i = 0; i < n; ++i) {
+        float gauss;
+        y0[i] = x0[i] * NormalCdf(x0[i], &gauss);
+      }
       break;
     case Kind::kGeluTanh:
       for (int i = 0; i < n; ++i) {
@@ -73,8 +69,9 @@ void BatchF32Impl(Kind kind, const float* x0, const float* x1, const float* x2, 
     case Kind::kGeluGradErf:
       for (int i = 0; i < n; ++i) {
         const float x = x1[i];
-        const float pdf = static_cast<float>(kInvSqrt2Pi) * ExpF(-0.5f * x * x);
-        y0[i] = x0[i] * (NormalCdf(x) + x * pdf);
+        float gauss;
+        const float cdf = NormalCdf(x, &gauss);
+        y0[i] = x0[i] * (cdf + x * (static_cast<float>(kInvSqrt2Pi) * gauss));
       }
       break;
     case Kind::kGeluGradTanh:

@@ -108,11 +108,20 @@ class BackwardPlan : public Plan {
     const int64_t rows_per_chunk =
         std::max<int64_t>(1, kBackwardElementsPerChunk / std::max<int64_t>(p_.c, 1));
     openaclnn::cpu::ParallelFor(Chunks(p_.n, rows_per_chunk), [&](int64_t chunk) {
+      const int64_t begin = chunk * rows_per_chunk;
       const int64_t end = std::min(p_.n, (chunk + 1) * rows_per_chunk);
-      for (int64_t r = chunk * rows_per_chunk; r < end; ++r) {
+      // 0.0 is all zero bits in FLOAT, FLOAT16 and BFLOAT16. Rows that follow each other in
+      // memory are zeroed in one pass (few classes make a row a handful of bytes).
+      const bool dense = p_.class_stride == 1 && p_.row_stride == p_.c;
+      if (dense) {
+        std::memset(out + begin * p_.row_stride * esize, 0,
+                    static_cast<size_t>((end - begin) * p_.c * esize));
+      }
+      for (int64_t r = begin; r < end; ++r) {
         unsigned char* row = out + r * p_.row_stride * esize;
-        // 0.0 is all zero bits in FLOAT, FLOAT16 and BFLOAT16.
-        if (p_.class_stride == 1) {
+        if (dense) {
+          // Zeroed above.
+        } else if (p_.class_stride == 1) {
           std::memset(row, 0, static_cast<size_t>(p_.c * esize));
         } else {
           for (int64_t cls = 0; cls < p_.c; ++cls) {
