@@ -146,6 +146,8 @@ class LayoutOdometer {
                                        int64_t linear)
       : s_(s), rank_(skip_inner && s.rank > 0 ? s.rank - 1 : s.rank) {
     for (int k = 0; k < kSets; ++k) offset_[k] = 0;
+    // Kernels start one per row at element 0: no divisions then (they cost a short row's time).
+    if (linear == 0) return;
     for (int d = rank_ - 1; d >= 0; --d) {
       idx_[d] = s.dims[d] > 0 ? linear % s.dims[d] : 0;
       linear = s.dims[d] > 0 ? linear / s.dims[d] : 0;
