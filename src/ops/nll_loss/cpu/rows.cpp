@@ -10,6 +10,7 @@
 // set to -weight[t] * gradOutput (divided by totalWeight for mean), rounded once.
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "api/dtype.h"
 #include "backend/cpu/thread_pool.h"
@@ -107,6 +108,18 @@ class BackwardPlan : public Plan {
     const int64_t esize = static_cast<int64_t>(DTypeSize(p_.out.dtype));
     const int64_t rows_per_chunk =
         std::max<int64_t>(1, kBackwardElementsPerChunk / std::max<int64_t>(p_.c, 1));
+    // One gradOutput for every row (mean and sum): the value a row stores depends on its target
+    // alone, so each class's stored bytes are computed once, the same way, and copied per row.
+    std::vector<unsigned char> by_class;
+    if (p_.per_row_stride == 0 && p_.n > p_.c) {
+      by_class.resize(static_cast<size_t>(p_.c * esize));
+      double g = LoadAsFloat(grad, p_.grad_output.dtype, 0);
+      if (p_.reduction == kMean) g /= total_weight;
+      for (int64_t t = 0; t < p_.c; ++t) {
+        const double w = LoadAsFloat(weight, p_.weight.dtype, t * p_.weight.strides[0]);
+        Store(by_class.data(), p_.out.dtype, t, -w * g);
+      }
+    }
     openaclnn::cpu::ParallelFor(Chunks(p_.n, rows_per_chunk), [&](int64_t chunk) {
       const int64_t begin = chunk * rows_per_chunk;
       const int64_t end = std::min(p_.n, (chunk + 1) * rows_per_chunk);
@@ -130,6 +143,11 @@ class BackwardPlan : public Plan {
         }
         const int64_t t = target[r];
         if (t < 0) continue;
+        if (!by_class.empty()) {
+          std::memcpy(row + t * p_.class_stride * esize, by_class.data() + t * esize,
+                      static_cast<size_t>(esize));
+          continue;
+        }
         double g = LoadAsFloat(grad, p_.grad_output.dtype, r * p_.per_row_stride);
         if (p_.reduction == kMean) g /= total_weight;
         const double w = LoadAsFloat(weight, p_.weight.dtype, t * p_.weight.strides[0]);
