@@ -155,7 +155,7 @@ bool KnownIsa(const std::string& name) {
 const std::string& EnvironmentCap() {
   static const std::string cap = [] {
     const char* value = std::getenv("OPENACLNN_CPU_ISA");
-    const std::string name(value != nullptr ? value : "");
+    std::string name(value != nullptr ? value : "");
     if (!name.empty() && !KnownIsa(name)) {
       std::fprintf(stderr, "openaclnn: OPENACLNN_CPU_ISA=%s is not one of %s; ignored\n",
                    name.c_str(), kIsaNames);
@@ -191,11 +191,10 @@ bool SetPlanningIsaCap(const std::string& name) {
   return true;
 }
 
-KernelTarget PlanningTarget() {
-  // The tighter of the two caps: the later a name comes in the best-first list, the tighter.
-  int cap_rank = 0;
-  if (KnownIsa(EnvironmentCap())) cap_rank = IsaRank(EnvironmentCap());
-  if (!planning_cap.empty()) cap_rank = std::max(cap_rank, IsaRank(planning_cap));
+namespace {
+
+// The best target at or below the name of rank cap_rank (0: no cap).
+KernelTarget TargetAtRank(int cap_rank) {
   const int64_t usable = Hardware() & Compiled();
   KernelTarget target;
   target.hwy_target = HWY_EMU128;
@@ -219,6 +218,18 @@ KernelTarget PlanningTarget() {
   target.dispatch_index = DispatchIndex(target.hwy_target);
   return target;
 }
+
+}  // namespace
+
+KernelTarget PlanningTarget() {
+  // The tighter of the two caps: the later a name comes in the best-first list, the tighter.
+  int cap_rank = 0;
+  if (KnownIsa(EnvironmentCap())) cap_rank = IsaRank(EnvironmentCap());
+  if (!planning_cap.empty()) cap_rank = std::max(cap_rank, IsaRank(planning_cap));
+  return TargetAtRank(cap_rank);
+}
+
+KernelTarget BestTarget() { return TargetAtRank(0); }
 
 std::string ActiveIsa() { return PlanningTarget().name; }
 
