@@ -175,8 +175,7 @@ int main(int argc, char** argv) {
   std::printf(
       "openaclnn ConvTbc forward, %d threads, ISA %s, GEMM %s; fp32 FMA peak %.0f "
       "GFLOP/s (highest in this run); PyTorch: %s\n\n",
-      threads, openaclnn::cpu::ActiveIsa().c_str(),
-      openaclnn::cpu::GemmProviderName(openaclnn::cpu::PlanningTarget()).c_str(), peak,
+      threads, openaclnn::cpu::ActiveIsa().c_str(), openaclnn::cpu::GemmProviderName(), peak,
       torch.Describe());
   std::printf(
       "| (T_in, B, Cin, Cout, K, pad) | dtype | openaclnn ms | GFLOP/s | of peak | "

@@ -132,7 +132,7 @@ int main(int argc, char** argv) {
   g_peak_gflops = MeasureFmaPeak(threads);
   std::printf("threads %d, fp32 FMA peak %.1f GFLOP/s (in-register %s FMA), GEMM provider %s\n",
               threads, g_peak_gflops, openaclnn::bench::FmaRegisterName(),
-              openaclnn::cpu::GemmProviderName(openaclnn::cpu::PlanningTarget()).c_str());
+              openaclnn::cpu::GemmProviderName());
   const int quick_set[] = {0, 3, 8};
   for (int i = 0; i < static_cast<int>(sizeof(kShapes) / sizeof(kShapes[0])); ++i) {
     if (quick && std::find(std::begin(quick_set), std::end(quick_set), i) == std::end(quick_set)) {

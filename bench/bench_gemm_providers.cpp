@@ -1,10 +1,6 @@
 // The GEMM providers the CPU operators could use, on the tiles the ConvTbc plans actually run
 // (single-threaded calls on fixed tiles, as cpu::SgemmRowMajor is used), measured in one run:
-//   openaclnn      cpu::SgemmRowMajor on the planning target (openaclnn's packed kernel on the
-//                  targets with fused multiply-add: the fp32 provider in use);
-//   openaclnn_panels  the same kernel on operands packed beforehand (cpu::SgemmOnPanels, as the
-//                  matmul plans run their tiles): the kernel without its packing;
-//   onednn_sgemm   oneDNN's dnnl_sgemm (cpu::OneDnnSgemmRowMajor, the provider before it);
+//   onednn_sgemm   oneDNN's dnnl_sgemm through cpu::SgemmRowMajor (the fp32 provider in use);
 //   onednn_bf16    oneDNN's bf16 matmul through cpu::Bf16GemmRowMajor (bfloat16 inputs);
 //   openblas       Debian's OpenBLAS as it loads (dlopen; its core type as it detects it, or as
 //                  OPENBLAS_CORETYPE says when set before this program starts);
@@ -25,7 +21,6 @@
 #include "api/dtype.h"
 #include "bench_common.h"
 #include "kernels/cpu/gemm.h"
-#include "kernels/cpu/sgemm_kernel.h"
 
 namespace {
 
@@ -103,38 +98,15 @@ struct Operands {
 void Provider(benchmark::State& state, int tile_index, const std::string& provider) {
   const Tile& t = kTiles[tile_index];
   Operands o(t);
-  const openaclnn::cpu::KernelTarget target = openaclnn::cpu::PlanningTarget();
   const Blas* blas = provider == "openblas" ? &OpenBlas() : provider == "blis" ? &Blis() : nullptr;
   if (blas != nullptr && blas->sgemm == nullptr) {
     state.SkipWithError(blas->note.c_str());
     return;
   }
-  std::vector<float> packed_a, packed_b;
-  if (provider == "openaclnn_panels") {
-    if (!openaclnn::cpu::HasPackedSgemm(target)) {
-      state.SkipWithError("no packed kernel on this target");
-      return;
-    }
-    packed_a.resize(static_cast<size_t>(openaclnn::cpu::PackedSgemmASize(target, t.m, t.k)));
-    packed_b.resize(static_cast<size_t>(openaclnn::cpu::PackedSgemmBSize(target, t.k, t.n)));
-    const openaclnn::cpu::SgemmPanelShape shape = openaclnn::cpu::PackedSgemmPanelShape(target);
-    openaclnn::cpu::PackSgemmA(target, t.trans_a, o.a.data(), o.lda, t.m, t.k, 0,
-                               (t.m + shape.rows - 1) / shape.rows, packed_a.data());
-    openaclnn::cpu::PackSgemmB(target, t.trans_b, o.b.data(), o.ldb, t.k, t.n, 0,
-                               (t.n + shape.width - 1) / shape.width, packed_b.data());
-  }
   auto run = [&] {
-    if (provider == "openaclnn_panels") {
-      openaclnn::cpu::SgemmOnPanels(target, t.m, t.n, t.k, packed_a.data(), t.m, 0, packed_b.data(),
-                                    t.n, 0, 1.f, 0.f, o.c.data(), o.ldc);
-    } else if (provider == "openaclnn") {
-      (void)openaclnn::cpu::SgemmRowMajor(target, t.trans_a, t.trans_b, t.m, t.n, t.k, 1.f,
-                                          o.a.data(), o.lda, o.b.data(), o.ldb, 0.f, o.c.data(),
-                                          o.ldc);
-    } else if (provider == "onednn_sgemm") {
-      (void)openaclnn::cpu::OneDnnSgemmRowMajor(t.trans_a, t.trans_b, t.m, t.n, t.k, 1.f,
-                                                o.a.data(), o.lda, o.b.data(), o.ldb, 0.f,
-                                                o.c.data(), o.ldc);
+    if (provider == "onednn_sgemm") {
+      (void)openaclnn::cpu::SgemmRowMajor(t.trans_a, t.trans_b, t.m, t.n, t.k, 1.f, o.a.data(),
+                                          o.lda, o.b.data(), o.ldb, 0.f, o.c.data(), o.ldc);
     } else if (provider == "onednn_bf16") {
       (void)openaclnn::cpu::Bf16GemmRowMajor(t.trans_a, t.trans_b, t.m, t.n, t.k, o.a16.data(),
                                              o.lda, o.b16.data(), o.ldb, false, o.c.data(), o.ldc);
@@ -164,12 +136,10 @@ void Provider(benchmark::State& state, int tile_index, const std::string& provid
 int main(int argc, char** argv) {
   const bool quick = openaclnn::bench::TakeFlag(&argc, argv, "--quick");
   std::printf("GEMM provider in use: %s; bfloat16 products native: %s\n",
-              openaclnn::cpu::GemmProviderName(openaclnn::cpu::PlanningTarget()).c_str(),
-              openaclnn::cpu::HasFastBf16Gemm() ? "yes" : "no");
+              openaclnn::cpu::GemmProviderName(), openaclnn::cpu::HasFastBf16Gemm() ? "yes" : "no");
   for (int i = 0; i < static_cast<int>(std::size(kTiles)); ++i) {
     if (quick && i != 0) continue;
-    for (const char* provider :
-         {"openaclnn", "openaclnn_panels", "onednn_sgemm", "onednn_bf16", "openblas", "blis"}) {
+    for (const char* provider : {"onednn_sgemm", "onednn_bf16", "openblas", "blis"}) {
       const std::string name = std::string("Gemm/") + kTiles[i].name + "/" + provider;
       benchmark::RegisterBenchmark(name.c_str(), Provider, i, std::string(provider))
           ->MinTime(quick ? 0.1 : 0.5)

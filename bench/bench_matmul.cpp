@@ -189,8 +189,7 @@ int main(int argc, char** argv) {
   std::printf(
       "openaclnn matmul family, %d threads, ISA %s, %s; fp32 FMA peak %.0f GFLOP/s; "
       "PyTorch: %s\n\n",
-      threads, openaclnn::cpu::ActiveIsa().c_str(),
-      openaclnn::cpu::GemmProviderName(openaclnn::cpu::PlanningTarget()).c_str(), first_peak,
+      threads, openaclnn::cpu::ActiveIsa().c_str(), openaclnn::cpu::GemmProviderName(), first_peak,
       torch.Describe());
   std::printf(
       "| shape | batch x M x N x K | dtype | openaclnn ms | GFLOP/s | of fp32 peak | PyTorch ms | "

@@ -400,7 +400,7 @@ std::vector<Case> Cases() {
                               step->get(), 1e-3f, 0.9f, 0.999f, 1e-2f, 1e-8f, false, false);
                        return std::vector<DeviceTensor*>{var, m, v};
                      }});
-    // GEMM products: small ones go to oneDNN (its own dispatch: see tests/determinism/
+    // GEMM products: oneDNN computes them (its own dispatch: see tests/determinism/
     // provider_dependent.txt and docs/numerics.md).
     cases.push_back({"matmul_" + ty, [dt](K* k) {
                        auto* a = Input(k, {3, 37, 70}, dt, 51);
@@ -409,17 +409,6 @@ std::vector<Case> Cases() {
                        OP_RUN(Matmul, a->get(), b->get(), o->get(), int8_t{1});
                        return std::vector<DeviceTensor*>{o};
                      }});
-    if (dt == ACL_FLOAT) {
-      // Large enough for openaclnn's own fp32 kernel on shared packed panels (two tiles each way):
-      // fused multiply-add chains in a fixed order, the same bits on x86-64 and aarch64.
-      cases.push_back({"matmul_panels_" + ty, [dt](K* k) {
-                         auto* a = Input(k, {200, 270}, dt, 56);
-                         auto* b = Input(k, {270, 150}, dt, 57);
-                         auto* o = Output(k, {200, 150}, dt);
-                         OP_RUN(Matmul, a->get(), b->get(), o->get(), int8_t{0});
-                         return std::vector<DeviceTensor*>{o};
-                       }});
-    }
     cases.push_back({"conv_tbc_" + ty, [dt](K* k) {
                        auto* x = Input(k, {21, 3, 16}, dt, 53);
                        auto* w = Input(k, {3, 16, 24}, dt, 54, -1, 1);

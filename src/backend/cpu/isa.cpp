@@ -155,7 +155,7 @@ bool KnownIsa(const std::string& name) {
 const std::string& EnvironmentCap() {
   static const std::string cap = [] {
     const char* value = std::getenv("OPENACLNN_CPU_ISA");
-    std::string name(value != nullptr ? value : "");
+    const std::string name(value != nullptr ? value : "");
     if (!name.empty() && !KnownIsa(name)) {
       std::fprintf(stderr, "openaclnn: OPENACLNN_CPU_ISA=%s is not one of %s; ignored\n",
                    name.c_str(), kIsaNames);
@@ -191,10 +191,11 @@ bool SetPlanningIsaCap(const std::string& name) {
   return true;
 }
 
-namespace {
-
-// The best target at or below the name of rank cap_rank (0: no cap).
-KernelTarget TargetAtRank(int cap_rank) {
+KernelTarget PlanningTarget() {
+  // The tighter of the two caps: the later a name comes in the best-first list, the tighter.
+  int cap_rank = 0;
+  if (KnownIsa(EnvironmentCap())) cap_rank = IsaRank(EnvironmentCap());
+  if (!planning_cap.empty()) cap_rank = std::max(cap_rank, IsaRank(planning_cap));
   const int64_t usable = Hardware() & Compiled();
   KernelTarget target;
   target.hwy_target = HWY_EMU128;
@@ -218,18 +219,6 @@ KernelTarget TargetAtRank(int cap_rank) {
   target.dispatch_index = DispatchIndex(target.hwy_target);
   return target;
 }
-
-}  // namespace
-
-KernelTarget PlanningTarget() {
-  // The tighter of the two caps: the later a name comes in the best-first list, the tighter.
-  int cap_rank = 0;
-  if (KnownIsa(EnvironmentCap())) cap_rank = IsaRank(EnvironmentCap());
-  if (!planning_cap.empty()) cap_rank = std::max(cap_rank, IsaRank(planning_cap));
-  return TargetAtRank(cap_rank);
-}
-
-KernelTarget BestTarget() { return TargetAtRank(0); }
 
 std::string ActiveIsa() { return PlanningTarget().name; }
 

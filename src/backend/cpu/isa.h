@@ -22,10 +22,6 @@ struct KernelTarget {
 // stderr and ignored) and the calling thread's planning cap allow. Phase 1 calls it and stores the
 // answer in the plan.
 KernelTarget PlanningTarget();
-// The best target this CPU runs, whatever the caps say (for kernels whose bits do not depend on
-// the target among those that can run them, such as the fp32 GEMM kernel's).
-KernelTarget BestTarget();
-
 // For tests: caps the target that the calling thread's later phase-1 calls choose (the names of
 // AvailableIsas()); "" removes the cap. False for an unknown name. Plans built before keep their
 // target, and other threads are unaffected.

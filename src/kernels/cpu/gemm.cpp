@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "dnnl.hpp"
-#include "kernels/cpu/sgemm_kernel.h"
 
 namespace openaclnn::cpu {
 namespace {
@@ -64,49 +63,20 @@ class SingleThreadScope {
 
 }  // namespace
 
-namespace {
-
-// C = beta * C for an empty reduction (BLAS's k == 0), done here rather than left to a provider.
-void ScaleOnly(int64_t m, int64_t n, float beta, float* c, int64_t ldc) {
-  for (int64_t i = 0; i < m; ++i) {
-    float* row = c + i * ldc;
-    if (beta == 0.0f) {
-      std::fill(row, row + n, 0.0f);
-    } else if (beta != 1.0f) {
-      for (int64_t j = 0; j < n; ++j) row[j] *= beta;
+Status SgemmRowMajor(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha,
+                     const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
+                     int64_t ldc) {
+  if (m <= 0 || n <= 0) return Status::Ok();
+  if (k <= 0) {
+    // BLAS leaves beta * C; do it here rather than rely on the provider's k == 0 handling.
+    for (int64_t i = 0; i < m; ++i) {
+      float* row = c + i * ldc;
+      if (beta == 0.0f) {
+        std::fill(row, row + n, 0.0f);
+      } else if (beta != 1.0f) {
+        for (int64_t j = 0; j < n; ++j) row[j] *= beta;
+      }
     }
-  }
-}
-
-}  // namespace
-
-Status SgemmRowMajor(const KernelTarget& target, bool trans_a, bool trans_b, int64_t m, int64_t n,
-                     int64_t k, float alpha, const float* a, int64_t lda, const float* b,
-                     int64_t ldb, float beta, float* c, int64_t ldc) {
-  if (m <= 0 || n <= 0) return Status::Ok();
-  if (k <= 0) {
-    ScaleOnly(m, n, beta, c, ldc);
-    return Status::Ok();
-  }
-  // The packed kernel packs op(A) and op(B) on every call: m * k and k * n elements against
-  // 2 * m * n * k FLOPs. With fewer than kMinPackedSide rows or columns that overhead exceeds what
-  // it gains, and dnnl_sgemm (which reads such operands unpacked) is faster; tiny products also
-  // pay its fixed costs less (bench_matmul: 16 x 512 x 64 x 512 and 64 x 64^3).
-  constexpr int64_t kMinPackedSide = 128;
-  const KernelTarget kernel_target = PackedSgemmTarget(target);
-  if (!HasPackedSgemm(kernel_target) || m < kMinPackedSide || n < kMinPackedSide) {
-    return OneDnnSgemmRowMajor(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-  }
-  PackedSgemm(kernel_target, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-  return Status::Ok();
-}
-
-Status OneDnnSgemmRowMajor(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha,
-                           const float* a, int64_t lda, const float* b, int64_t ldb, float beta,
-                           float* c, int64_t ldc) {
-  if (m <= 0 || n <= 0) return Status::Ok();
-  if (k <= 0) {
-    ScaleOnly(m, n, beta, c, ldc);
     return Status::Ok();
   }
   // oneDNN requires leading dimensions of at least the stored row length, even for a matrix of
@@ -317,15 +287,14 @@ Status Bf16GemmRowMajorTo(bool trans_a, bool trans_b, int64_t m, int64_t n, int6
                  out.bias);
 }
 
-std::string GemmProviderName(const KernelTarget& target) {
-  const KernelTarget kernel_target = PackedSgemmTarget(target);
-  if (HasPackedSgemm(kernel_target)) {
-    return std::string("openaclnn packed sgemm (") + kernel_target.name + ")";
-  }
-  const dnnl_version_t* v = dnnl_version();
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "oneDNN %d.%d.%d sgemm", v->major, v->minor, v->patch);
-  return buf;
+const char* GemmProviderName() {
+  static const std::string name = [] {
+    const dnnl_version_t* v = dnnl_version();
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), "oneDNN %d.%d.%d sgemm", v->major, v->minor, v->patch);
+    return std::string(buf);
+  }();
+  return name.c_str();
 }
 
 }  // namespace openaclnn::cpu

@@ -233,7 +233,7 @@ class FastPlan : public Plan {
         continue;
       }
       OPENACLNN_RETURN_IF_ERROR(openaclnn::cpu::SgemmRowMajor(
-          target_, false, false, hi - lo, cols, p_.c_in, 1.0f, s.x + x_row * x_.ld, x_.ld,
+          false, false, hi - lo, cols, p_.c_in, 1.0f, s.x + x_row * x_.ld, x_.ld,
           s.w + k * w_.tap_stride + t.c0, w_.ld, 1.0f, out + lo * y_.ld, y_.ld));
     }
     if (!y_.direct && !serial_store_) StoreRows(s, t.r0, t.r1, t.c0, t.c1);

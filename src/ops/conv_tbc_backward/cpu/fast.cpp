@@ -344,9 +344,9 @@ class FastPlan : public Plan {
         continue;
       }
       OPENACLNN_RETURN_IF_ERROR(
-          cpu::SgemmRowMajor(target_, false, true, hi - lo, cols, p_.c_out, 1.0f,
-                             s.y + y_row * y_.ld, y_.ld, s.w + k * w_.tap_stride + t.c0 * w_.ld,
-                             w_.ld, k == first ? 0.0f : 1.0f, out + lo * gx_.ld, gx_.ld));
+          cpu::SgemmRowMajor(false, true, hi - lo, cols, p_.c_out, 1.0f, s.y + y_row * y_.ld, y_.ld,
+                             s.w + k * w_.tap_stride + t.c0 * w_.ld, w_.ld,
+                             k == first ? 0.0f : 1.0f, out + lo * gx_.ld, gx_.ld));
     }
     if (!gx_.direct && !gx_serial_) StoreGradInputRows(s, t.r0, t.r1, t.c0, t.c1);
     return Status::Ok();
@@ -371,8 +371,8 @@ class FastPlan : public Plan {
             s.y16 + tlo * B * y_.ld + t.c0, y_.ld, false, out, gw_.ld));
       } else {
         OPENACLNN_RETURN_IF_ERROR(cpu::SgemmRowMajor(
-            target_, true, false, rows, cols, (thi - tlo) * B, 1.0f, s.x + x_row * x_.ld + t.r0,
-            x_.ld, s.y + tlo * B * y_.ld + t.c0, y_.ld, 0.0f, out, gw_.ld));
+            true, false, rows, cols, (thi - tlo) * B, 1.0f, s.x + x_row * x_.ld + t.r0, x_.ld,
+            s.y + tlo * B * y_.ld + t.c0, y_.ld, 0.0f, out, gw_.ld));
       }
     }
     if (!gw_.direct && !gw_serial_) StoreGradWeightRows(s, t.k, t.r0, t.r1, t.c0, t.c1);

@@ -11,7 +11,6 @@
 #include "kernels/cpu/gemm.h"
 #include "kernels/cpu/gemm_rows.h"
 #include "kernels/cpu/gemv.h"
-#include "kernels/cpu/sgemm_kernel.h"
 #include "kernels/cpu/tiling.h"
 
 // C[b] = alpha * A[b] @ B[b] (+ beta * Bias[b]). The output of every batch is cut into fixed
@@ -90,13 +89,6 @@ struct Chunk {
   int64_t r0, r1;  // rows of the panel over all its matrices (own batch * panel_rows + row)
 };
 
-// A task of the fp32 kernel's packing: panels [q0, q1) of A's or B's own batch `own`.
-struct PanelTask {
-  int which;  // 0: A, 1: B
-  int64_t own;
-  int64_t q0, q1;
-};
-
 class GemmPlan : public Plan {
  public:
   GemmPlan(const Problem& p, WorkspaceBooking* ws) : p_(p), target_(cpu::PlanningTarget()) {
@@ -159,21 +151,7 @@ class GemmPlan : public Plan {
     // out right away.
     const int64_t tile_rows = bf16_ ? kBf16TileRows : kTileRows;
     const int64_t tile_cols = bf16_ ? kBf16TileCols : kTileCols;
-    cpu::TileSteps steps = cpu::GemmTileSteps(p.batch, p.m, p.n, p.k, tile_rows, tile_cols);
-    // fp32 products of at least two tiles each way on a target with fused multiply-add: A and B
-    // are packed once into the kernel's panels, shared by the tiles of a row or column (each
-    // would otherwise pack its own copy), and the tile edges become panel edges. With one row or
-    // column of tiles nothing would be shared: each tile packs inside its GEMM call instead, where
-    // the packed block stays in the L2 cache (a 256 x 32000 x 1024 LM head: 105 against 136 ms).
-    gemm_target_ = cpu::PackedSgemmTarget(target_);
-    panels_ = !bf16_ && p.k > 0 && CeilDiv(p.m, steps.rows) >= 2 && CeilDiv(p.n, steps.cols) >= 2 &&
-              cpu::HasPackedSgemm(gemm_target_);
-    if (panels_) {
-      shape_ = cpu::PackedSgemmPanelShape(gemm_target_);
-      steps.rows = CeilDiv(steps.rows, shape_.rows) * shape_.rows;
-      steps.cols = CeilDiv(steps.cols, shape_.width) * shape_.width;
-      BookKernelPanels(p, ws);
-    }
+    const cpu::TileSteps steps = cpu::GemmTileSteps(p.batch, p.m, p.n, p.k, tile_rows, tile_cols);
     tiles_ = cpu::TileGrid(p.batch, p.m, p.n, steps.rows, steps.cols);
   }
 
@@ -197,8 +175,6 @@ class GemmPlan : public Plan {
                             : nullptr;
 
     cpu::ParallelFor(static_cast<int64_t>(chunks_.size()), [&](int64_t i) { Pack(chunks_[i], s); });
-    cpu::ParallelFor(static_cast<int64_t>(panel_tasks_.size()),
-                     [&](int64_t i) { PackKernelPanels(panel_tasks_[i], s); });
     std::mutex error_mutex;
     Status first_error;
     cpu::ParallelFor(tiles_.count(), [&](int64_t i) {
@@ -227,44 +203,6 @@ class GemmPlan : public Plan {
     const void* x[2];  // what the GEMM reads for A and B
     float* c;          // what the GEMM writes
   };
-
-  // Workspace for A's and B's kernel panels (one set per own batch) and the packing tasks.
-  void BookKernelPanels(const Problem& p, WorkspaceBooking* ws) {
-    const MatrixOperand* ops[2] = {&p.a, &p.b};
-    for (int w = 0; w < 2; ++w) {
-      const int64_t own_batches = ops[w]->BatchCount(p.batch_rank);
-      packed_size_[w] = w == 0 ? cpu::PackedSgemmASize(gemm_target_, p.m, p.k)
-                               : cpu::PackedSgemmBSize(gemm_target_, p.k, p.n);
-      packed_[w] = ws->Book(sizeof(float) * static_cast<size_t>(own_batches * packed_size_[w]));
-      const int64_t panels = w == 0 ? CeilDiv(p.m, shape_.rows) : CeilDiv(p.n, shape_.width);
-      const int64_t panel_elements = (w == 0 ? shape_.rows : shape_.width) * p.k;
-      const int64_t step = std::max<int64_t>(1, 4 * kChunkElements / panel_elements);
-      for (int64_t own = 0; own < own_batches; ++own) {
-        for (int64_t q = 0; q < panels; q += step) {
-          panel_tasks_.push_back({w, own, q, std::min(panels, q + step)});
-        }
-      }
-    }
-  }
-
-  // Packs one PanelTask from the matrix the GEMM reads (the user's tensor or a staging panel).
-  void PackKernelPanels(const PanelTask& task, const RunState& s) const {
-    const MatrixOperand& x = task.which == 0 ? p_.a : p_.b;
-    const GemmOperand& g = operand_[task.which];
-    const int64_t offset =
-        g.direct ? OwnOffset(x, p_.batch_rank, task.own) : task.own * g.panel_rows * g.panel_cols;
-    const float* matrix = static_cast<const float*>(s.x[task.which]) + offset;
-    float* packed = KernelPanels(task.which, s, task.own);
-    if (task.which == 0) {
-      cpu::PackSgemmA(gemm_target_, g.trans, matrix, g.ld, p_.m, p_.k, task.q0, task.q1, packed);
-    } else {
-      cpu::PackSgemmB(gemm_target_, g.trans, matrix, g.ld, p_.k, p_.n, task.q0, task.q1, packed);
-    }
-  }
-
-  float* KernelPanels(int w, const RunState& s, int64_t own) const {
-    return WorkspaceBooking::At<float>(s.ws, packed_[w]) + own * packed_size_[w];
-  }
 
   // Converts panel rows [r0, r1) of A or B (dtype, cubeMathType rounding).
   void Pack(const Chunk& ch, const RunState& s) const {
@@ -335,16 +273,6 @@ class GemmPlan : public Plan {
     const unsigned char* b = static_cast<const unsigned char*>(OperandMatrix(1, s, t.layer));
     // Numerics: the whole reduction is one GEMM call in fp32 (products of bfloat16 values are
     // exact in fp32); with self, C holds beta * self first and the GEMM adds alpha * A @ B.
-    if (panels_) {
-      const float* packed_a =
-          KernelPanels(0, s, p_.a.OwnBatch(p_.batch_rank, p_.batch_dims.data(), t.layer));
-      const float* packed_b =
-          KernelPanels(1, s, p_.b.OwnBatch(p_.batch_rank, p_.batch_dims.data(), t.layer));
-      cpu::SgemmOnPanels(gemm_target_, rows, cols, p_.k, packed_a, p_.m, t.r0, packed_b, p_.n, t.c0,
-                         p_.alpha, p_.has_bias ? 1.0f : 0.0f, out, ldc);
-      if (!c_direct_ && !p_.defer_stores) Store(s, t.layer, t.r0, t.r1, t.c0, t.c1, out, ldc);
-      return Status::Ok();
-    }
     const unsigned char* a_tile = a + t.r0 * ga.RowStep() * static_cast<int64_t>(esize());
     const unsigned char* b_tile = b + t.c0 * gb.ColStep() * static_cast<int64_t>(esize());
     if (rows == 1 && ga.ColStep() == 1) {
@@ -374,9 +302,9 @@ class GemmPlan : public Plan {
           ld_out));
     } else {
       OPENACLNN_RETURN_IF_ERROR(cpu::SgemmRowMajor(
-          target_, trans_first, trans_second, m1, n1, p_.k, p_.alpha,
-          reinterpret_cast<const float*>(first), ld_first, reinterpret_cast<const float*>(second),
-          ld_second, p_.has_bias ? 1.0f : 0.0f, out, ld_out));
+          trans_first, trans_second, m1, n1, p_.k, p_.alpha, reinterpret_cast<const float*>(first),
+          ld_first, reinterpret_cast<const float*>(second), ld_second, p_.has_bias ? 1.0f : 0.0f,
+          out, ld_out));
     }
     if (!c_direct_ && !p_.defer_stores) Store(s, t.layer, t.r0, t.r1, t.c0, t.c1, out, ldc);
     return Status::Ok();
@@ -452,12 +380,6 @@ class GemmPlan : public Plan {
   int64_t ldc_ = 1;
   size_t c_panel_ = 0;
   std::vector<Chunk> chunks_;
-  cpu::KernelTarget gemm_target_;  // the fp32 kernel's (cpu::PackedSgemmTarget)
-  bool panels_ = false;            // fp32 through the kernel's panels (BookKernelPanels)
-  cpu::SgemmPanelShape shape_{1, 1};
-  size_t packed_[2] = {0, 0};        // workspace offsets of A's and B's kernel panels
-  int64_t packed_size_[2] = {0, 0};  // floats of one own batch's panels
-  std::vector<PanelTask> panel_tasks_;
   cpu::TileGrid tiles_;
 };
 
