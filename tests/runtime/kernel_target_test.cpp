@@ -15,8 +15,14 @@ HWY_AFTER_NAMESPACE();
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "backend/cpu/isa.h"
+
+#if HWY_ARCH_ARM_A64 && defined(__linux__)
+#include <asm/hwcap.h>
+#include <sys/auxv.h>
+#endif
 
 namespace openaclnn::test {
 HWY_EXPORT(CompiledTarget);
@@ -37,6 +43,26 @@ TEST(KernelTarget, EachCapDispatchesToItsTarget) {
   EXPECT_EQ(cpu::AvailableIsas().front(), cpu::PlanningTarget().name);
   EXPECT_EQ(chosen_before, hwy::GetChosenTarget().GetIndex());
 }
+
+#if HWY_ARCH_ARM_A64 && defined(__linux__)
+// On a CPU with SVE (the kernel's hardware capabilities say so; qemu's "max" CPU under
+// scripts/test_aarch64.sh), phase 1 picks an SVE target and the kernels run its code: SVE2 where
+// the CPU also has SVE2 and SVE-AES (Highway's condition for its SVE2 target), SVE otherwise.
+TEST(KernelTarget, SveCpuRunsSveKernels) {
+  const unsigned long hwcap = getauxval(AT_HWCAP);    // NOLINT(runtime/int)
+  const unsigned long hwcap2 = getauxval(AT_HWCAP2);  // NOLINT(runtime/int)
+  if ((hwcap & HWCAP_SVE) == 0) GTEST_SKIP() << "this CPU has no SVE";
+  const bool sve2 = (hwcap2 & HWCAP2_SVE2) != 0 && (hwcap2 & HWCAP2_SVEAES) != 0;
+  ASSERT_TRUE(cpu::SetPlanningIsaCap(""));
+  const cpu::KernelTarget target = cpu::PlanningTarget();
+  EXPECT_STREQ(target.name, sve2 ? "sve2" : "sve");
+  EXPECT_EQ(OPENACLNN_DISPATCH(CompiledTarget, target)(), sve2 ? HWY_SVE2 : HWY_SVE);
+  const std::vector<std::string> isas = cpu::AvailableIsas();
+  ASSERT_GE(isas.size(), 3u);
+  EXPECT_EQ(isas[isas.size() - 2], "neon");
+  EXPECT_EQ(isas.back(), "scalar");
+}
+#endif
 
 TEST(KernelTarget, UnknownCapIsRefused) {
   EXPECT_FALSE(cpu::SetPlanningIsaCap("avx9000"));
