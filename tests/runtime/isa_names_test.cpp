@@ -38,14 +38,28 @@ TEST_F(IsaNames, ThisArchitecturesNamesAndScalar) {
 }
 
 #if HWY_ARCH_ARM_A64
-// The SVE targets are not compiled (docs/arm64.md): their caps fall to NEON, the best target below.
-TEST_F(IsaNames, SveCapsRunNeon) {
-  for (const char* name : {"sve2", "sve"}) {
-    ASSERT_TRUE(cpu::SetPlanningIsaCap(name));
-    EXPECT_EQ(cpu::ActiveIsa(), "neon") << name;
-  }
+// A cap runs the best target of the CPU at or below it: sve2 and sve where the CPU has them (the
+// SVE targets are compiled, docs/arm64.md), neon below them.
+TEST_F(IsaNames, SveCapsRunTheBestTargetAtOrBelowThem) {
+  const std::vector<std::string> available = cpu::AvailableIsas();
+  auto has = [&](const char* name) {
+    return std::find(available.begin(), available.end(), name) != available.end();
+  };
+  ASSERT_TRUE(cpu::SetPlanningIsaCap("sve2"));
+  EXPECT_EQ(cpu::ActiveIsa(), has("sve2") ? "sve2" : has("sve") ? "sve" : "neon");
+  ASSERT_TRUE(cpu::SetPlanningIsaCap("sve"));
+  EXPECT_EQ(cpu::ActiveIsa(), has("sve") ? "sve" : "neon");
   ASSERT_TRUE(cpu::SetPlanningIsaCap("neon"));
+  EXPECT_EQ(cpu::ActiveIsa(), "neon");
   EXPECT_EQ(cpu::PlanningTarget().hwy_target, HWY_NEON);
+  if (has("sve2")) {
+    ASSERT_TRUE(cpu::SetPlanningIsaCap("sve2"));
+    EXPECT_EQ(cpu::PlanningTarget().hwy_target, HWY_SVE2);
+  }
+  if (has("sve")) {
+    ASSERT_TRUE(cpu::SetPlanningIsaCap("sve"));
+    EXPECT_EQ(cpu::PlanningTarget().hwy_target, HWY_SVE);
+  }
 }
 #endif
 

@@ -24,12 +24,14 @@ constexpr const char* kNativeBf16Name = "avx512_bf16";
 // Our names for the Highway targets this library is compiled for, best first (on x86,
 // kNativeBf16Name comes before them: the AVX-512 target with the AVX512_BF16 conversions). On
 // aarch64, SVE2 and SVE are Highway's vector-length-agnostic targets (any vector length from 128
-// to 2048 bits) and NEON its 128-bit Advanced SIMD target.
+// to 2048 bits) and NEON its 128-bit Advanced SIMD target. Each SVE name also covers Highway's
+// fixed-length specialisation of it (SVE2_128, SVE_256), should the build compile them (it does
+// not: CMakeLists.txt); where both are usable, the specialisation (the lower bit) is chosen.
 #if HWY_ARCH_ARM_A64
 constexpr bool kHasNativeBf16Name = false;
 constexpr IsaName kIsas[] = {
-    {"sve2", HWY_SVE2},
-    {"sve", HWY_SVE},
+    {"sve2", HWY_SVE2 | HWY_SVE2_128},
+    {"sve", HWY_SVE | HWY_SVE_256},
     {"neon", HWY_NEON},
     {"scalar", HWY_EMU128 | HWY_SCALAR},
 };

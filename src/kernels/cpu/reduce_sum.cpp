@@ -19,6 +19,7 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 #include "kernels/cpu/convert-inl.h"
+#include "kernels/cpu/vec_array-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace openaclnn::cpu {
@@ -26,7 +27,9 @@ namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 namespace cv = ::openaclnn::simd::HWY_NAMESPACE;
 
-using DF = hn::ScalableTag<float>;
+// Every sum below has a structure fixed by kRunLanes or by the columns, not by the vector width;
+// the lane folds use the lane count at compile time (4 float lanes on SVE: FixedLanesTag).
+using DF = cv::FixedLanesTag<float>;
 using DU16 = hn::Rebind<uint16_t, DF>;
 using VF = hn::Vec<DF>;
 
@@ -53,6 +56,16 @@ template <class D>
 HWY_INLINE float FoldLanes(D d, hn::Vec<D> v) {
 #if HWY_TARGET == HWY_SCALAR
   return hn::GetLane(v);
+#elif OPENACLNN_SIZELESS_VECTORS
+  // On SVE, Half<D> of a capped tag keeps D's lane count (Highway scales the hardware lanes, then
+  // caps): the same pairs, added on the stored lanes.
+  constexpr size_t kN = hn::MaxLanes(D());
+  HWY_ALIGN float lanes[kN];
+  hn::Store(v, d, lanes);
+  for (size_t h = kN / 2; h >= 1; h /= 2) {
+    for (size_t j = 0; j < h; ++j) lanes[j] = lanes[j] + lanes[j + h];
+  }
+  return lanes[0];
 #else
   if constexpr (hn::MaxLanes(D()) == 1) {
     return hn::GetLane(v);
@@ -65,8 +78,8 @@ HWY_INLINE float FoldLanes(D d, hn::Vec<D> v) {
 
 // acc[v] += acc[v + kStep] for v < kStep, then the same with kStep / 2, .., 1 (unrolled at compile
 // time, so that the accumulators stay in registers).
-template <size_t kStep>
-HWY_INLINE void HalveVectors(VF* acc) {
+template <size_t kStep, class Acc>
+HWY_INLINE void HalveVectors(Acc& acc) {
   if constexpr (kStep >= 1) {
     for (size_t v = 0; v < kStep; ++v) acc[v] = hn::Add(acc[v], acc[v + kStep]);
     HalveVectors<kStep / 2>(acc);
@@ -83,7 +96,7 @@ HWY_INLINE VF RunChunkVector(const void* p, int64_t n) {
   constexpr size_t kN = hn::MaxLanes(DF());
   constexpr size_t kVectors = kRunLanes / kN;
   static_assert(kRunLanes % kN == 0, "kRunLanes must be a multiple of every target's lanes");
-  VF acc[kVectors];
+  cv::VecArray<DF, kVectors> acc;
   HWY_UNROLL(16)
   for (size_t v = 0; v < kVectors; ++v) acc[v] = hn::Zero(d);
   int64_t i = 0;
@@ -143,8 +156,8 @@ HWY_INLINE VF FoldStep(DF d, VF p, VF q) {
 
 // The steps h = kH, kH / 2, .., 1 of the fold on `count` vectors (a power of two, count * kH ==
 // kN): v[0] ends up holding one sum per row.
-template <size_t kH>
-HWY_INLINE void FoldRowSteps(DF d, VF* v, size_t count) {
+template <size_t kH, class Rows>
+HWY_INLINE void FoldRowSteps(DF d, Rows& v, size_t count) {
   if constexpr (kH >= 1) {
     for (size_t i = 0; i < count / 2; ++i) v[i] = FoldStep<kH>(d, v[2 * i], v[2 * i + 1]);
     FoldRowSteps<kH / 2>(d, v, count / 2);
@@ -157,7 +170,8 @@ HWY_INLINE void FoldRowSteps(DF d, VF* v, size_t count) {
 // FoldLanes on each row (lane j + lane j + h, h = kN / 2 .. 1), done with vertical adds on
 // rearranged vectors, so the bits are FoldLanes' bits; about 3 instructions a row in place of a
 // chain of log2(kN) shuffles and adds per row.
-HWY_INLINE VF FoldRows(VF* v) {
+template <class Rows>
+HWY_INLINE VF FoldRows(Rows& v) {
   const DF d;
   constexpr size_t kN = hn::MaxLanes(DF());
 #if HWY_TARGET != HWY_SCALAR
@@ -175,12 +189,16 @@ void SumRunRowsT(const void* base, const int64_t* row_offsets, int64_t rows, int
   const DF d;
   constexpr int64_t kN = static_cast<int64_t>(hn::MaxLanes(DF()));
   int64_t r = 0;
-  for (; r + kN <= rows; r += kN) {
-    VF v[kN];
-    for (int64_t j = 0; j < kN; ++j) {
-      v[j] = RunChunkVector<E, kMayHaveTail>(Advance<E>(base, row_offsets[r + j]), n);
+  // On SVE each row takes FoldLanes (the same bits): FoldStep's halves assume vectors whose
+  // halves Highway's Half<> describes, which a capped SVE tag does not.
+  if constexpr (!OPENACLNN_SIZELESS_VECTORS) {
+    for (; r + kN <= rows; r += kN) {
+      cv::VecArray<DF, kN> v;
+      for (int64_t j = 0; j < kN; ++j) {
+        v[j] = RunChunkVector<E, kMayHaveTail>(Advance<E>(base, row_offsets[r + j]), n);
+      }
+      hn::StoreU(FoldRows(v), d, sums + r);
     }
-    hn::StoreU(FoldRows(v), d, sums + r);
   }
   for (; r < rows; ++r) sums[r] = SumRunChunkT<E>(Advance<E>(base, row_offsets[r]), n);
 }
@@ -327,11 +345,11 @@ template <ElemType E, int64_t kW, int64_t kB>
 HWY_INLINE void NarrowBlocksT(const void* base, int64_t row_stride, float* acc, int64_t width) {
   const DF d;
   constexpr int64_t kN = static_cast<int64_t>(hn::MaxLanes(DF()));
-  VF a[kB][kW];
+  cv::VecArray<DF, kB * kW> a;  // a[b * kW + w]: block b, vector w
   HWY_UNROLL(16)
   for (int64_t b = 0; b < kB; ++b) {
     HWY_UNROLL(16)
-    for (int64_t w = 0; w < kW; ++w) a[b][w] = hn::Zero(d);
+    for (int64_t w = 0; w < kW; ++w) a[b * kW + w] = hn::Zero(d);
   }
   for (int64_t r = 0; r < kColumnBlock; ++r) {
     HWY_UNROLL(16)
@@ -339,13 +357,13 @@ HWY_INLINE void NarrowBlocksT(const void* base, int64_t row_stride, float* acc, 
       const void* row = Advance<E>(base, (b * kColumnBlock + r) * row_stride);
       HWY_UNROLL(16)
       for (int64_t w = 0; w < kW; ++w)
-        a[b][w] = hn::Add(a[b][w], cv::LoadFloatLanes<E>(d, Advance<E>(row, w * kN)));
+        a[b * kW + w] = hn::Add(a[b * kW + w], cv::LoadFloatLanes<E>(d, Advance<E>(row, w * kN)));
     }
   }
   HWY_UNROLL(16)
   for (int64_t b = 0; b < kB; ++b) {
     HWY_UNROLL(16)
-    for (int64_t w = 0; w < kW; ++w) hn::StoreU(a[b][w], d, acc + b * width + w * kN);
+    for (int64_t w = 0; w < kW; ++w) hn::StoreU(a[b * kW + w], d, acc + b * width + w * kN);
   }
 }
 

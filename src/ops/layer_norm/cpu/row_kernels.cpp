@@ -20,13 +20,17 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 #include "kernels/cpu/convert-inl.h"
+#include "kernels/cpu/vec_array-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace openaclnn::layer_norm::cpu {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
+namespace cv = ::openaclnn::simd::HWY_NAMESPACE;
 
-using DF = hn::ScalableTag<float>;
+// The row sums fold kBlock lanes and the transposed kernel holds up to kMaxLanes rows: the full
+// vector on fixed-width targets, 4 float lanes on SVE (FixedLanesTag).
+using DF = cv::FixedLanesTag<float>;
 using DU = hn::RebindToUnsigned<DF>;
 using DI = hn::RebindToSigned<DF>;
 using DU16 = hn::Rebind<uint16_t, DF>;
@@ -41,8 +45,6 @@ template <>
 struct Storage<ElemType::kFloat32> {
   using T = float;
 };
-
-namespace cv = ::openaclnn::simd::HWY_NAMESPACE;
 
 // One element to float, exactly as Load converts it.
 template <ElemType E>
@@ -81,7 +83,8 @@ HWY_INLINE void Store(DF d, VF v, typename Storage<E>::T* p) {
 }
 
 // The canonical pairwise reduction of a kBlock-lane accumulator held in `vectors` vectors.
-HWY_INLINE float ReduceCanonical(DF d, VF* v, size_t vectors) {
+template <class Acc>
+HWY_INLINE float ReduceCanonical(DF d, Acc& v, size_t vectors) {
   for (size_t w = vectors; w > 1; w /= 2) {
     for (size_t i = 0; i < w / 2; ++i) v[i] = hn::Add(v[i], v[i + w / 2]);
   }
@@ -107,7 +110,7 @@ void RowsStreaming(const RowArgs& a, const RowPointers& p, int64_t row_begin, in
   HWY_ALIGN TIn sx[kBlock];
   HWY_ALIGN TOut sy[kBlock];
   int64_t y_offsets[kBlock];
-  VF total[kBlock], segment[kBlock];
+  cv::VecArray<DF, kBlock> total, segment;
 
   const TIn* x_base = static_cast<const TIn*>(p.x);
   TOut* y_base = static_cast<TOut*>(p.y);
@@ -243,7 +246,7 @@ void RowsStaged(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64
   HWY_ALIGN float buf[kStageMax];
   HWY_ALIGN TIn sx[kBlock];
   HWY_ALIGN TOut sy[kBlock];
-  VF total[kBlock], segment[kBlock];
+  cv::VecArray<DF, kBlock> total, segment;
 
   const TIn* x_base = static_cast<const TIn*>(p.x);
   TOut* y_base = static_cast<TOut*>(p.y);
@@ -356,7 +359,7 @@ void RowsTransposed(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
   HWY_ALIGN float tile[kTransposeMax * kMaxLanes];
   HWY_ALIGN TOut out_tile[kTransposeMax * kMaxLanes];
   HWY_ALIGN float stats[2 * kMaxLanes];
-  VF v[kBlock];
+  cv::VecArray<DF, kBlock> v;
   const TIn* x_base = static_cast<const TIn*>(p.x);
   TOut* y_base = static_cast<TOut*>(p.y);
   for (int64_t r0 = row_begin; r0 < row_end; r0 += lanes) {

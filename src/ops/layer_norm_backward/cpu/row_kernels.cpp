@@ -28,13 +28,17 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 #include "kernels/cpu/convert-inl.h"
+#include "kernels/cpu/vec_array-inl.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace openaclnn::layer_norm_backward::cpu {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
+namespace cv = ::openaclnn::simd::HWY_NAMESPACE;
 
-using DF = hn::ScalableTag<float>;
+// The kernels fold kBlock lanes with the lane count known at compile time: the full vector on
+// fixed-width targets, 4 float lanes on SVE (FixedLanesTag).
+using DF = cv::FixedLanesTag<float>;
 using DU = hn::RebindToUnsigned<DF>;
 using DI = hn::RebindToSigned<DF>;
 using DU16 = hn::Rebind<uint16_t, DF>;
@@ -49,8 +53,8 @@ template <>
 struct Storage<ElemType::kFloat32> {
   using T = float;
 };
-
-namespace cv = ::openaclnn::simd::HWY_NAMESPACE;
+// Float lanes of DF (a compile-time constant on every target).
+constexpr size_t kLanes = hn::MaxLanes(DF());
 
 template <ElemType E>
 HWY_INLINE VF BitsToF32(DF d, VU bits) {
@@ -196,6 +200,24 @@ HWY_INLINE VF FusedNegMulAdd(DF d, VF a, VF b, VF c) {
 // indices and mask of TailLoad below, computed once per call of the row kernel.
 // (Constructors written out: the implicit ones are compiled outside the target's attributes, which
 // GCC refuses on aarch64, where the NEON target's attributes differ from the baseline's.)
+HWY_INLINE hn::Vec<DI> TailIndexVector(DF d, size_t count) {
+  const size_t lanes = hn::Lanes(d);
+  const DI di;
+  return hn::Min(hn::Iota(di, static_cast<int32_t>(lanes - count)),
+                 hn::Set(di, static_cast<int32_t>(lanes - 1)));
+}
+#if OPENACLNN_SIZELESS_VECTORS
+// SVE: sizeless indices and masks cannot be members; the count is kept and they are made when
+// used.
+struct TailPermute {
+  size_t count = 1;
+};
+HWY_INLINE TailPermute MakeTailPermute(DF, size_t count) { return TailPermute{count}; }
+HWY_INLINE auto TailIndices(DF d, const TailPermute& t) {
+  return hn::IndicesFromVec(d, TailIndexVector(d, t.count));
+}
+HWY_INLINE hn::Mask<DF> TailKeep(DF d, const TailPermute& t) { return hn::FirstN(d, t.count); }
+#else
 struct TailPermute {
   using Indices = decltype(hn::IndicesFromVec(DF(), hn::Zero(DI())));
   HWY_INLINE TailPermute() {}
@@ -204,17 +226,17 @@ struct TailPermute {
   hn::Mask<DF> keep;
 };
 HWY_INLINE TailPermute MakeTailPermute(DF d, size_t count) {
-  const size_t lanes = hn::Lanes(d);
-  const DI di;
-  const auto idx = hn::Min(hn::Iota(di, static_cast<int32_t>(lanes - count)),
-                           hn::Set(di, static_cast<int32_t>(lanes - 1)));
-  return TailPermute{hn::IndicesFromVec(d, idx), hn::FirstN(d, count)};
+  return TailPermute{hn::IndicesFromVec(d, TailIndexVector(d, count)), hn::FirstN(d, count)};
 }
+HWY_INLINE TailPermute::Indices TailIndices(DF, const TailPermute& t) { return t.idx; }
+HWY_INLINE hn::Mask<DF> TailKeep(DF, const TailPermute& t) { return t.keep; }
+#endif
 
 // The partial last block of a row (`tail_valid` elements, the same for every row): per vector of
 // the block, which lanes hold row elements and how to slide a vector ending at the row end into
 // place.
-HWY_INLINE void MakeTailLanes(DF d, int64_t tail_valid, size_t vectors, hn::Mask<DF>* keep,
+template <class Keep>
+HWY_INLINE void MakeTailLanes(DF d, int64_t tail_valid, size_t vectors, Keep& keep,
                               TailPermute* tail) {
   const size_t lanes = hn::Lanes(d);
   for (size_t k = 0; k < vectors; ++k) {
@@ -232,32 +254,42 @@ HWY_INLINE void MakeTailLanes(DF d, int64_t tail_valid, size_t vectors, hn::Mask
 template <ElemType E>
 HWY_INLINE VF LoadTail(DF d, const typename Storage<E>::T* end, const TailPermute& t) {
   const VF window = LoadF32<E>(d, end - hn::Lanes(d));
-  return hn::IfThenElseZero(t.keep, hn::TableLookupLanes(window, t.idx));
+  return hn::IfThenElseZero(TailKeep(d, t), hn::TableLookupLanes(window, TailIndices(d, t)));
 }
 
-// The canonical tree on the lanes of one vector: s[c] += s[c + w/2] for w = Lanes .. 2.
-template <size_t kLanes, class V>
-HWY_INLINE float ReduceLanes(V v) {
-  if constexpr (kLanes == 1) {
+// The canonical tree on the lanes of one vector: s[c] += s[c + w/2] for w = Lanes .. 2. (The
+// tag is passed, not taken from the vector: on SVE the vector type is the full register.)
+template <class D>
+HWY_INLINE float ReduceLanes(D d, hn::Vec<D> v) {
+  constexpr size_t kN = hn::MaxLanes(D());
+  if constexpr (OPENACLNN_SIZELESS_VECTORS) {
+    // On SVE, Half<D> of a capped tag keeps D's lane count (Highway scales the hardware lanes,
+    // then caps): the same tree on the stored lanes.
+    HWY_ALIGN float lanes[kN];
+    hn::Store(v, d, lanes);
+    for (size_t h = kN / 2; h >= 1; h /= 2) {
+      for (size_t j = 0; j < h; ++j) lanes[j] = lanes[j] + lanes[j + h];
+    }
+    return lanes[0];
+  } else if constexpr (kN == 1) {
     return hn::GetLane(v);
-  } else if constexpr (kLanes == 4) {
+  } else if constexpr (kN == 4 && !OPENACLNN_SIZELESS_VECTORS) {  // no Shuffle1032 on SVE
     v = hn::Add(v, Shuffle1032(v));
     v = hn::Add(v, Shuffle2301(v));
     return hn::GetLane(v);
   } else {
-    const hn::DFromV<V> dv;
-    const hn::Half<decltype(dv)> dh;
-    return ReduceLanes<kLanes / 2>(hn::Add(LowerHalf(dh, v), UpperHalf(dh, v)));
+    const hn::Half<D> dh;
+    return ReduceLanes(dh, hn::Add(LowerHalf(dh, v), UpperHalf(dh, v)));
   }
 }
 
 // The canonical tree reduction of a kBlock-lane accumulator held in kBlock / Lanes vectors.
-HWY_INLINE float ReduceCanonical(DF d, VF* v, size_t vectors) {
+template <class Acc>
+HWY_INLINE float ReduceCanonical(DF d, Acc& v, size_t vectors) {
   for (size_t w = vectors; w > 1; w /= 2) {
     for (size_t i = 0; i < w / 2; ++i) v[i] = hn::Add(v[i], v[i + w / 2]);
   }
-  (void)d;
-  return ReduceLanes<HWY_LANES(float)>(v[0]);
+  return ReduceLanes(d, v[0]);
 }
 
 // Bfloat16 rows on AVX2 widen 16 elements with one 32-byte load and two word unpacks, whose
@@ -282,15 +314,25 @@ HWY_INLINE void SwapQuarters(VF* lo, VF* hi) {
   (void)hi;
 #endif
 }
+// The same on vectors k and k + 1 of a VecArray.
+template <class Vectors>
+HWY_INLINE void SwapQuartersAt(Vectors& v, size_t k) {
+#if HWY_TARGET == HWY_AVX2
+  SwapQuarters(&v[k], &v[k + 1]);
+#else
+  (void)v;
+  (void)k;
+#endif
+}
 
 // The same reduction of a kBlock-lane accumulator kept in memory (in swapped order if kSwapped).
 template <bool kSwapped = false>
 HWY_INLINE float ReduceTotal(DF d, const float* total) {
-  constexpr size_t kVectors = static_cast<size_t>(kBlock) / HWY_LANES(float);
-  VF v[kVectors];
+  constexpr size_t kVectors = static_cast<size_t>(kBlock) / kLanes;
+  cv::VecArray<DF, kVectors> v;
   for (size_t k = 0; k < kVectors; ++k) v[k] = hn::Load(d, total + k * hn::Lanes(d));
   if constexpr (kSwapped) {
-    for (size_t k = 0; k < kVectors; k += 2) SwapQuarters(&v[k], &v[k + 1]);
+    for (size_t k = 0; k < kVectors; k += 2) SwapQuartersAt(v, k);
   }
   return ReduceCanonical(d, v, kVectors);
 }
@@ -461,17 +503,17 @@ void ShortRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_
   using TIn = typename Storage<EIn>::T;
   using TDx = typename Storage<EDx>::T;
   const DF d;
-  constexpr size_t kVectors = static_cast<size_t>(kBlock) / HWY_LANES(float);
+  constexpr size_t kVectors = static_cast<size_t>(kBlock) / kLanes;
   static_assert(kUsed >= 1 && kUsed <= kVectors, "vectors");
   const size_t lanes = hn::Lanes(d);
   const int64_t n = a.n;
   const float inv_n = 1.0f / static_cast<float>(n);
   const bool native_bf16 = a.native_bf16;
-  hn::Mask<DF> keep[kVectors];
+  cv::MaskArray<DF, kVectors> keep;
   TailPermute tail[kVectors];
   MakeTailLanes(d, n, kVectors, keep, tail);
   const size_t whole = static_cast<size_t>(n) / lanes;  // vectors [0, whole) hold full runs
-  VF w[kUsed], part_gw[kUsed], part_gb[kUsed];
+  cv::VecArray<DF, kUsed> w, part_gw, part_gb;
   for (size_t k = 0; k < kUsed; ++k) {
     w[k] = part_gw[k] = part_gb[k] = hn::Zero(d);
     if (kDx) w[k] = hn::Load(d, p.weight + k * lanes);
@@ -516,7 +558,8 @@ void ShortRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_
     }
     const VF vm = hn::Set(d, LoadAsFloat(p.mean, mean_type, mean_at));
     const VF vr = hn::Set(d, LoadAsFloat(p.rstd, rstd_type, rstd_at));
-    VF va[kUsed], xh[kUsed], sum_a[kVectors], sum_axh[kVectors];
+    cv::VecArray<DF, kUsed> va, xh;
+    cv::VecArray<DF, kVectors> sum_a, sum_axh;
     for (size_t k = kUsed; k < kVectors; ++k) sum_a[k] = sum_axh[k] = hn::Zero(d);
     for (size_t k = 0; k < kUsed; ++k) {
       const int64_t left = n - static_cast<int64_t>(k * lanes);
@@ -594,7 +637,7 @@ template <ElemType EIn, ElemType EDx, bool kDx, bool kParams, bool kPairLoads, b
 void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row_end,
                     float* gw, float* gb) {
   if (a.n < kBlock && a.lead.rank <= 1 && a.stat.rank <= 1) {
-    constexpr size_t kBlockVectors = static_cast<size_t>(kBlock) / HWY_LANES(float);
+    constexpr size_t kBlockVectors = static_cast<size_t>(kBlock) / kLanes;
     if constexpr (kBlockVectors == 4) {  // AVX2: rows of 8 to 31 elements use 1 to 4 vectors
       switch ((a.n + 7) / 8) {
         case 1:
@@ -613,7 +656,7 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
   using TIn = typename Storage<EIn>::T;
   using TDx = typename Storage<EDx>::T;
   const DF d;
-  constexpr size_t kVectors = static_cast<size_t>(kBlock) / HWY_LANES(float);
+  constexpr size_t kVectors = static_cast<size_t>(kBlock) / kLanes;
   static_assert(kVectors % 2 == 0, "vectors are handled in pairs");
   const size_t lanes = hn::Lanes(d);
   const int64_t n = a.n;
@@ -644,7 +687,7 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
   const bool keep_allowed = HWY_TARGET != HWY_AVX3 || !a.narrow_stores;
   float* const kept = kMayKeep && keep_allowed && n <= kKeptColumns ? KeptRowBuffer() : nullptr;
 
-  hn::Mask<DF> tail_keep[kVectors];
+  cv::MaskArray<DF, kVectors> tail_keep;
   TailPermute tail[kVectors];
   MakeTailLanes(d, tail_valid, kVectors, tail_keep, tail);
 
@@ -655,7 +698,7 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
   const bool swapped = kSwapped && full_blocks > 0;
   const int64_t tail_w_begin =
       std::max<int64_t>(0, full_blocks * kBlock - static_cast<int64_t>(lanes));
-  HWY_ALIGN float tail_w[kBlock + HWY_LANES(float)];
+  HWY_ALIGN float tail_w[kBlock + kLanes];
   if (swapped && kDx && tail_valid > 0) {
     for (int64_t c = tail_w_begin; c < n; ++c) tail_w[c - tail_w_begin] = w[SwappedColumn(c)];
   }
@@ -761,7 +804,7 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
         // stay in registers on targets with 16 vector registers (AVX2 spilled them: paired runs,
         // one thread, BF16 rows of 1024 in L2, 5-7 % faster).
         HWY_ALIGN float sum_a[kBlock], sum_axh[kBlock];
-        VF seg_a[kVectors], seg_axh[kVectors];
+        cv::VecArray<DF, kVectors> seg_a, seg_axh;
         for (size_t k = 0; k < kVectors; ++k) {
           seg_a[k] = seg_axh[k] = hn::Zero(d);
           hn::Store(seg_a[k], d, sum_a + k * lanes);
@@ -770,7 +813,7 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
         // The segment sums are passed by reference, not captured: a lambda capturing the arrays
         // kept them in memory (GCC, AVX2: a store and a reload per vector, each block's sums
         // waiting on the last block's stores).
-        auto step = [&](int64_t col, size_t k, VF vdy, VF xh, VF& acc_a, VF& acc_axh,
+        auto step = [&](int64_t col, size_t k, VF vdy, VF xh, auto&& acc_a, auto&& acc_axh,
                         auto keep_step, auto params_step) HWY_ATTR {
           const int64_t at = col + static_cast<int64_t>(k * lanes);
           if (kDx) {
@@ -784,7 +827,7 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
           }
           if constexpr (decltype(params_step)::value) add_partials(at, vdy, xh);
         };
-        auto fold = [&](VF* acc_a, VF* acc_axh) HWY_ATTR {
+        auto fold = [&](auto& acc_a, auto& acc_axh) HWY_ATTR {
           for (size_t k = 0; k < kVectors; ++k) {
             float* const total_a = sum_a + k * lanes;
             float* const total_axh = sum_axh + k * lanes;
@@ -828,7 +871,7 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
         }
         if (tail_valid > 0) {
           const int64_t col = full_blocks * kBlock;
-          VF tail_dy[kVectors], tail_xh[kVectors];
+          cv::VecArray<DF, kVectors> tail_dy, tail_xh;
           for (size_t k = 0; k < kVectors; ++k) {
             const int64_t left = tail_valid - static_cast<int64_t>(k * lanes);
             VF vdy = hn::Zero(d), vx = hn::Zero(d);
@@ -844,8 +887,8 @@ void ContiguousRows(const RowArgs& a, const RowPointers& p, int64_t row_begin, i
           }
           if (swapped) {
             for (size_t k = 0; k < kVectors; k += 2) {
-              SwapQuarters(&tail_dy[k], &tail_dy[k + 1]);
-              SwapQuarters(&tail_xh[k], &tail_xh[k + 1]);
+              SwapQuartersAt(tail_dy, k);
+              SwapQuartersAt(tail_xh, k);
             }
           }
           for (size_t k = 0; k < kVectors; ++k) {
@@ -1039,7 +1082,7 @@ void Rows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row
   using TDx = typename Storage<EDx>::T;
   const DF d;
   constexpr size_t kMaxVectors = static_cast<size_t>(kBlock);
-  constexpr size_t kVectors = static_cast<size_t>(kBlock) / HWY_LANES(float);
+  constexpr size_t kVectors = static_cast<size_t>(kBlock) / kLanes;
   static_assert(kVectors <= kMaxVectors, "lanes");
   const size_t lanes = hn::Lanes(d);
   const int64_t n = a.n;
@@ -1067,13 +1110,13 @@ void Rows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row
   int64_t x_offsets[kBlock];
   int64_t dx_offsets[kBlock];
 
-  HWY_ALIGN float sum_a[kMaxGroup][kVectors * HWY_LANES(float)];
-  HWY_ALIGN float sum_axh[kMaxGroup][kVectors * HWY_LANES(float)];
+  HWY_ALIGN float sum_a[kMaxGroup][kVectors * kLanes];
+  HWY_ALIGN float sum_axh[kMaxGroup][kVectors * kLanes];
 
   const bool can_stream = kDx && a.stream_dx && lanes * sizeof(TDx) >= 16;
 
   const int64_t tail_valid = n - full_blocks * kBlock;
-  hn::Mask<DF> tail_keep[kVectors];
+  cv::MaskArray<DF, kVectors> tail_keep;
   TailPermute tail[kVectors];
   MakeTailLanes(d, tail_valid, kVectors, tail_keep, tail);
 
@@ -1132,7 +1175,7 @@ void Rows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row
     };
 
     // Pass 1: row sums (for dx) and the partial parameter gradients.
-    VF seg_a[kMaxGroup][kVectors], seg_axh[kMaxGroup][kVectors];
+    cv::VecArray2<DF, kMaxGroup, kVectors> seg_a, seg_axh;
     if (kDx) {
       for (int j = 0; j < g; ++j) {
         for (size_t k = 0; k < kVectors; ++k) {
@@ -1143,7 +1186,7 @@ void Rows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row
         }
       }
     }
-    VF vmu[kMaxGroup], vrs[kMaxGroup];
+    cv::VecArray<DF, kMaxGroup> vmu, vrs;
     for (int j = 0; j < g; ++j) {
       vmu[j] = hn::Set(d, mu[j]);
       vrs[j] = hn::Set(d, rs[j]);
@@ -1225,7 +1268,7 @@ void Rows(const RowArgs& a, const RowPointers& p, int64_t row_begin, int64_t row
     // Pass 2, row by row: dx = rstd * (a - mean(a) - xhat * mean(a * xhat)); the rows are in
     // cache now.
     for (int j = 0; j < g; ++j) {
-      VF acc[kVectors];
+      cv::VecArray<DF, kVectors> acc;
       for (size_t k = 0; k < kVectors; ++k) acc[k] = hn::Load(d, sum_a[j] + k * lanes);
       const float c1 = ReduceCanonical(d, acc, kVectors) * inv_n;
       for (size_t k = 0; k < kVectors; ++k) acc[k] = hn::Load(d, sum_axh[j] + k * lanes);
