@@ -57,8 +57,12 @@ TEST(KernelTarget, SveCpuRunsSveKernels) {
   ASSERT_TRUE(cpu::SetPlanningIsaCap(""));
   const cpu::KernelTarget target = cpu::PlanningTarget();
   const std::string name = target.name;
-  if (sve2_and_aes) EXPECT_EQ(name, "sve2");
-  if (!has_sve2) EXPECT_EQ(name, "sve");
+  if (sve2_and_aes) {
+    EXPECT_EQ(name, "sve2");
+  }
+  if (!has_sve2) {
+    EXPECT_EQ(name, "sve");
+  }
   ASSERT_TRUE(name == "sve2" || name == "sve") << name;
   EXPECT_EQ(OPENACLNN_DISPATCH(CompiledTarget, target)(), name == "sve2" ? HWY_SVE2 : HWY_SVE);
   const std::vector<std::string> isas = cpu::AvailableIsas();
