@@ -157,7 +157,7 @@ bool KnownIsa(const std::string& name) {
 const std::string& EnvironmentCap() {
   static const std::string cap = [] {
     const char* value = std::getenv("OPENACLNN_CPU_ISA");
-    const std::string name(value != nullptr ? value : "");
+    std::string name(value != nullptr ? value : "");
     if (!name.empty() && !KnownIsa(name)) {
       std::fprintf(stderr, "openaclnn: OPENACLNN_CPU_ISA=%s is not one of %s; ignored\n",
                    name.c_str(), kIsaNames);
