@@ -365,19 +365,23 @@ aclnnStatus RunPhase2Held(const char* op_name, void* workspace, uint64_t workspa
       };
     }
     try {
-      EnqueueTask(
+      RunOrEnqueueTask(
           target,
           [op_name, plan, bindings, workspace, verbose_line, cuda_stream, staged]() -> RtStatus {
             const double run_start = verbose_line.empty() ? 0 : NowMicros();
             Status status = Status::Ok();
-            if (plan && staged) {
-              status = staged();
-            } else if (plan && cuda_stream != nullptr) {
-              // "run" is the launch time
-              status =
-                  plan->Launch(bindings, WorkspaceBooking::AlignedBase(workspace), cuda_stream);
-            } else if (plan) {
-              status = plan->Run(bindings, WorkspaceBooking::AlignedBase(workspace));
+            try {
+              if (plan && staged) {
+                status = staged();
+              } else if (plan && cuda_stream != nullptr) {
+                // "run" is the launch time
+                status =
+                    plan->Launch(bindings, WorkspaceBooking::AlignedBase(workspace), cuda_stream);
+              } else if (plan) {
+                status = plan->Run(bindings, WorkspaceBooking::AlignedBase(workspace));
+              }
+            } catch (const std::bad_alloc&) {
+              status = ErrorStatus(ACLNN_ERR_INNER, "out of host memory while running the operator");
             }
             if (!verbose_line.empty()) {
               std::fprintf(stderr, "%s run=%.1fus%s\n", verbose_line.c_str(),

@@ -35,25 +35,55 @@ Stream::~Stream() {
   worker_.join();
 }
 
-void Stream::Enqueue(StreamTask task) {
+namespace {
+
+RtStatus RunTask(const StreamTask& task) {
+  try {
+    return task();
+  } catch (...) {
+    return RtErrorStatus(ACL_ERROR_RT_INTERNAL_ERROR, "a stream task threw an exception");
+  }
+}
+
+}  // namespace
+
+void Stream::Enqueue(StreamTask task, bool run_here_when_idle) {
   if (cuda_stream_ != nullptr) {
     // The task only queues GPU work; the mutex keeps tasks from several threads in order.
     std::lock_guard<std::mutex> lock(mutex_);
-    RtStatus status;
-    try {
-      status = task();
-    } catch (...) {
-      status = RtErrorStatus(ACL_ERROR_RT_INTERNAL_ERROR, "a stream task threw an exception");
-    }
+    RtStatus status = RunTask(task);
     if (!status.ok() && first_error_.ok()) first_error_ = std::move(status);
     return;
   }
+  bool run_here = false;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    queue_.push_back(std::move(task));
     outstanding_.fetch_add(1, std::memory_order_release);
+    run_here = run_here_when_idle && !running_ && !stopping_ && queue_.empty();
+    if (run_here) {
+      running_ = true;  // the worker leaves the queue alone until this task is done
+    } else {
+      queue_.push_back(std::move(task));
+    }
   }
-  work_ready_.notify_one();
+  if (!run_here) {
+    work_ready_.notify_one();
+    return;
+  }
+  // Nothing is queued or running: the task would be next on the worker, so it runs here instead,
+  // in the same order, without waking the worker and later the synchronising thread.
+  RtStatus status = RunTask(task);
+  task = nullptr;  // release captured state before reporting idle
+  bool queued_meanwhile = false;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    running_ = false;
+    if (!status.ok() && first_error_.ok()) first_error_ = std::move(status);
+    outstanding_.fetch_sub(1, std::memory_order_release);
+    queued_meanwhile = !queue_.empty();
+    if (!queued_meanwhile) idle_.notify_all();
+  }
+  if (queued_meanwhile) work_ready_.notify_one();
 }
 
 RtStatus Stream::Synchronize() {
@@ -81,7 +111,8 @@ void Stream::Drain() {
       SpinUntil([this] { return outstanding_.load(std::memory_order_acquire) > 0; });
       lock.lock();
     }
-    work_ready_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+    // A task running on the thread that enqueued it (running_) keeps the queue behind it.
+    work_ready_.wait(lock, [this] { return !running_ && (stopping_ || !queue_.empty()); });
     if (queue_.empty()) return;  // stopping and nothing left
     StreamTask task = std::move(queue_.front());
     queue_.pop_front();
@@ -142,7 +173,10 @@ aclError ResolveStream(aclrtStream handle, Stream** stream) {
   return ACL_SUCCESS;
 }
 
-void EnqueueTask(Stream* stream, StreamTask task) { stream->Enqueue(std::move(task)); }
+void EnqueueTask(Stream* stream, StreamTask task) { stream->Enqueue(std::move(task), false); }
+void RunOrEnqueueTask(Stream* stream, StreamTask task) {
+  stream->Enqueue(std::move(task), true);
+}
 void* CudaStreamOf(Stream* stream) { return stream->cuda_stream(); }
 
 RtStatus CreateRegisteredStream(int32_t device, Stream** stream) {

@@ -19,6 +19,11 @@ aclError ResolveStream(aclrtStream handle, Stream** stream);
 // Queues `task`; returns at once. On a CUDA stream the task runs now, on the calling thread, and
 // must only queue GPU work on CudaStreamOf(stream).
 void EnqueueTask(Stream* stream, StreamTask task);
+// As EnqueueTask, except that on a CPU stream with nothing queued or running the task runs at once
+// on the calling thread (it would be the worker's next task anyway): a call followed by
+// aclrtSynchronizeStream then costs no thread hand-offs. For operator runs, which wait on nothing;
+// tasks that wait (events) or call back into the user keep EnqueueTask.
+void RunOrEnqueueTask(Stream* stream, StreamTask task);
 // The cudaStream_t behind a stream of a CUDA device; nullptr for a CPU stream.
 void* CudaStreamOf(Stream* stream);
 

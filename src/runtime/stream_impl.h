@@ -24,7 +24,9 @@ class Stream {
   int32_t device() const { return device_; }
   // The cudaStream_t of a CUDA stream; nullptr on the CPU device.
   void* cuda_stream() const { return cuda_stream_; }
-  void Enqueue(StreamTask task);
+  // Queues `task`; with run_here_when_idle, a CPU stream with nothing queued or running runs it
+  // on the calling thread before returning (see RunOrEnqueueTask).
+  void Enqueue(StreamTask task, bool run_here_when_idle);
   // Waits until every queued task has run; returns (and forgets) the first failure since the
   // previous synchronisation.
   RtStatus Synchronize();

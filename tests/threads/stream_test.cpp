@@ -55,6 +55,88 @@ TEST_F(StreamTest, TasksRunInOrderOffTheCallingThread) {
   ASSERT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
 }
 
+// Operator runs (RunOrEnqueueTask) go on the calling thread only when the stream is idle, and
+// never ahead of, or beside, anything queued or running on it.
+TEST_F(StreamTest, RunsHereOnlyWhenIdleAndKeepsTheOrder) {
+  aclrtStream s = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+  std::vector<int> order;
+  std::thread::id ran_on;
+  RunOrEnqueueTask(Resolve(s), [&] {
+    ran_on = std::this_thread::get_id();
+    order.push_back(0);
+    return RtStatus::Ok();
+  });
+  // Idle stream: done before the call returned, on this thread.
+  ASSERT_EQ(order.size(), 1u);
+  EXPECT_EQ(ran_on, std::this_thread::get_id());
+
+  // Behind a blocked worker task, the same call queues.
+  std::promise<void> release_worker;
+  std::shared_future<void> worker_released = release_worker.get_future().share();
+  std::atomic<bool> worker_started{false};
+  EnqueueTask(Resolve(s), [&] {
+    worker_started = true;
+    worker_released.wait();
+    order.push_back(1);
+    return RtStatus::Ok();
+  });
+  while (!worker_started) std::this_thread::yield();
+  for (int i = 2; i <= 20; ++i) {
+    auto task = [&order, i] {
+      order.push_back(i);
+      return RtStatus::Ok();
+    };
+    if (i % 2 == 0) {
+      RunOrEnqueueTask(Resolve(s), task);
+    } else {
+      EnqueueTask(Resolve(s), task);
+    }
+  }
+  EXPECT_EQ(order.size(), 1u);  // nothing ran past the blocked task
+  release_worker.set_value();
+  ASSERT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS);
+  ASSERT_EQ(order.size(), 21u);
+  for (int i = 0; i <= 20; ++i) EXPECT_EQ(order[i], i);
+
+  // While a task runs on its caller's thread, tasks from another thread wait behind it.
+  order.clear();
+  std::promise<void> release_here;
+  std::shared_future<void> here_released = release_here.get_future().share();
+  std::atomic<bool> here_started{false};
+  std::thread caller([&] {
+    RunOrEnqueueTask(Resolve(s), [&] {
+      here_started = true;
+      here_released.wait();
+      order.push_back(0);
+      return RtStatus::Ok();
+    });
+  });
+  while (!here_started) std::this_thread::yield();
+  std::atomic<bool> second_ran{false};
+  RunOrEnqueueTask(Resolve(s), [&] {
+    second_ran = true;
+    order.push_back(1);
+    return RtStatus::Ok();
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_FALSE(second_ran.load());
+  release_here.set_value();
+  caller.join();
+  ASSERT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS);
+  ASSERT_EQ(order.size(), 2u);
+  EXPECT_EQ(order[0], 0);
+  EXPECT_EQ(order[1], 1);
+
+  // A failure of a task run here surfaces at the next synchronisation, once.
+  RunOrEnqueueTask(Resolve(s), [] {
+    return RtErrorStatus(ACL_ERROR_RT_AICORE_EXCEPTION, "failed on purpose");
+  });
+  EXPECT_EQ(aclrtSynchronizeStream(s), ACL_ERROR_RT_AICORE_EXCEPTION);
+  EXPECT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS);
+  ASSERT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+}
+
 TEST_F(StreamTest, AsyncCopiesAndSetsCompleteInOrder) {
   aclrtStream s = nullptr;
   ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
