@@ -381,7 +381,8 @@ aclnnStatus RunPhase2Held(const char* op_name, void* workspace, uint64_t workspa
                 status = plan->Run(bindings, WorkspaceBooking::AlignedBase(workspace));
               }
             } catch (const std::bad_alloc&) {
-              status = ErrorStatus(ACLNN_ERR_INNER, "out of host memory while running the operator");
+              status =
+                  ErrorStatus(ACLNN_ERR_INNER, "out of host memory while running the operator");
             }
             if (!verbose_line.empty()) {
               std::fprintf(stderr, "%s run=%.1fus%s\n", verbose_line.c_str(),

@@ -174,9 +174,7 @@ aclError ResolveStream(aclrtStream handle, Stream** stream) {
 }
 
 void EnqueueTask(Stream* stream, StreamTask task) { stream->Enqueue(std::move(task), false); }
-void RunOrEnqueueTask(Stream* stream, StreamTask task) {
-  stream->Enqueue(std::move(task), true);
-}
+void RunOrEnqueueTask(Stream* stream, StreamTask task) { stream->Enqueue(std::move(task), true); }
 void* CudaStreamOf(Stream* stream) { return stream->cuda_stream(); }
 
 RtStatus CreateRegisteredStream(int32_t device, Stream** stream) {

@@ -129,9 +129,8 @@ TEST_F(StreamTest, RunsHereOnlyWhenIdleAndKeepsTheOrder) {
   EXPECT_EQ(order[1], 1);
 
   // A failure of a task run here surfaces at the next synchronisation, once.
-  RunOrEnqueueTask(Resolve(s), [] {
-    return RtErrorStatus(ACL_ERROR_RT_AICORE_EXCEPTION, "failed on purpose");
-  });
+  RunOrEnqueueTask(
+      Resolve(s), [] { return RtErrorStatus(ACL_ERROR_RT_AICORE_EXCEPTION, "failed on purpose"); });
   EXPECT_EQ(aclrtSynchronizeStream(s), ACL_ERROR_RT_AICORE_EXCEPTION);
   EXPECT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS);
   ASSERT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);

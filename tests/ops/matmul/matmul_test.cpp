@@ -111,8 +111,10 @@ TEST_F(MatmulTest, EmptyTensors) {
 }
 
 TEST_F(MatmulTest, TransposedFloatViewsNeedNoWorkspace) {
-  // weight.t() views (strides (1, rows)) and row-padded views are read in place: FLOAT operands
-  // book no workspace at all, whatever out's dtype (16-bit tiles round from a per-thread tile).
+  // Row-padded views and a transposed A are read in place: FLOAT operands book no workspace at
+  // all, whatever out's dtype (16-bit tiles round from a per-thread tile). A small transposed B
+  // (weight.t(), strides (1, rows)) is copied into its plain layout once per call, which books
+  // exactly that copy (gemm_plan.cpp: dnnl_sgemm runs faster on it).
   std::mt19937 rng(7);
   for (int variant = 0; variant < 8; ++variant) {
     const TensorLayout la = variant & 1 ? Transposed(2) : TensorLayout::PaddedRows(1, 3);
@@ -129,7 +131,13 @@ TEST_F(MatmulTest, TransposedFloatViewsNeedNoWorkspace) {
         aclnnMm, stream_);
     ASSERT_EQ(r.phase1, 0) << r.message;
     ASSERT_EQ(r.phase2, 0) << r.message;
-    EXPECT_EQ(r.workspace, 0u) << la.name << " x " << lb.name;
+    const uint64_t copy_bytes = 17 * 29 * sizeof(float);
+    if (variant & 2) {
+      EXPECT_GE(r.workspace, copy_bytes) << la.name << " x " << lb.name;
+      EXPECT_LE(r.workspace, copy_bytes + 256) << la.name << " x " << lb.name;
+    } else {
+      EXPECT_EQ(r.workspace, 0u) << la.name << " x " << lb.name;
+    }
     ExpectMatches(out, MatmulGolden(Values(a), {33, 17}, Values(b), {17, 29}), la.name);
   }
 }
@@ -167,6 +175,31 @@ TEST_F(MatmulTest, MmAndBatchMatMul) {
       ASSERT_EQ(r.phase2, 0) << r.message;
       ExpectMatches(o, MatmulGolden(Values(x), s.a, Values(y), s.b), "bmm " + DimsString(s.a));
     }
+  }
+}
+
+TEST_F(MatmulTest, TransposedBCopiesMatchTheGolden) {
+  // FLOAT B views read transposed that gemm_plan.cpp copies into their plain layout: a long
+  // reduction over several batches (copy chunks cross batch edges: 600 rows of 40, chunks of
+  // 1638 rows) and small per-head matrices; B broadcast over the batch too.
+  std::mt19937 rng(21);
+  const Shapes cases[] = {
+      {{3, 20, 600}, {3, 600, 40}}, {{8, 16, 64}, {8, 64, 24}}, {{4, 33, 520}, {1, 520, 17}}};
+  for (const Shapes& s : cases) {
+    DeviceTensor x(s.a, ACL_FLOAT), y(s.b, ACL_FLOAT, Transposed(3));
+    DeviceTensor o(MatmulShape(s.a, s.b), ACL_FLOAT, TensorLayout().WithNanCanary());
+    x.FillUniform(&rng, -1.0f, 1.0f);
+    y.FillUniform(&rng, -1.0f, 1.0f);
+    CallResult r = CallApi(
+        [&](uint64_t* ws, aclOpExecutor** ex) {
+          return aclnnBatchMatMulGetWorkspaceSize(x.get(), y.get(), o.get(), 0, ws, ex);
+        },
+        aclnnBatchMatMul, stream_);
+    ASSERT_EQ(r.phase1, 0) << r.message;
+    ASSERT_EQ(r.phase2, 0) << r.message;
+    const uint64_t b_bytes = sizeof(float) * static_cast<uint64_t>(s.b[0] * s.b[1] * s.b[2]);
+    EXPECT_GE(r.workspace, b_bytes) << "B was not copied for " << DimsString(s.b);
+    ExpectMatches(o, MatmulGolden(Values(x), s.a, Values(y), s.b), "bmm " + DimsString(s.b));
   }
 }
 

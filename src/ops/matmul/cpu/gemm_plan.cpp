@@ -11,6 +11,7 @@
 #include "kernels/cpu/gemm.h"
 #include "kernels/cpu/gemm_rows.h"
 #include "kernels/cpu/gemv.h"
+#include "kernels/cpu/pointwise_kernels.h"
 #include "kernels/cpu/tiling.h"
 
 // C[b] = alpha * A[b] @ B[b] (+ beta * Bias[b]). The output of every batch is cut into fixed
@@ -39,13 +40,26 @@ constexpr int64_t kBf16TileRows = 512;
 constexpr int64_t kBf16TileCols = 512;
 // Packing tasks: about this many elements each.
 constexpr int64_t kChunkElements = int64_t{1} << 16;
+// A FLOAT B read transposed (torch_npu's weight.t(), k^T in attention scores) is copied into
+// op(B)'s own row-major layout when that pays: single-threaded dnnl_sgemm packs a transposed B
+// more slowly, per call, and a plan's row tiles each pay that again. Measured on a Zen 4 core,
+// transposed against plain: 128 x 256 x 1024 tiles 86 against 106 GFLOP/s, 256 x 256 x 1024 93
+// against 105, 64 x 64 x 64 63 against 97, but 256 x 512 x 256 99 against 105, which the copy's
+// pass over B eats up (bench_matmul's 1024 x 1024 x 256 dh = dy W2^T ran no faster). So: long
+// reductions (k >= kMinTransposedCopyDepth) or small matrices (k x n <= kSmallTransposedCopy),
+// and at most kMaxTransposedCopy elements in all (larger weights are read in place rather than
+// cost that much workspace).
+constexpr int64_t kMinTransposedCopyDepth = 512;
+constexpr int64_t kSmallTransposedCopy = int64_t{1} << 16;
+constexpr int64_t kMaxTransposedCopy = int64_t{1} << 21;
 
 // How the GEMM sees one of A and B: the user's tensor or a packed panel, row-major or transposed.
 struct GemmOperand {
   bool direct = false;
-  bool trans = false;  // the stored matrix is op(X)^T, row-major (X column-major)
-  int64_t ld = 1;      // row stride of the stored matrix
-  size_t panel = 0;    // workspace offset when packed
+  bool trans = false;            // the stored matrix is op(X)^T, row-major (X column-major)
+  bool transposed_copy = false;  // packed: op(X) row-major, copied from a stored op(X)^T
+  int64_t ld = 1;                // row stride of the stored matrix
+  size_t panel = 0;              // workspace offset when packed
   int64_t panel_rows = 0, panel_cols = 0;  // stored matrix when packed
   int64_t own_batches = 0;                 // matrices in the panel
   // Element steps of one matrix row / column of X in the stored matrix.
@@ -103,9 +117,16 @@ class GemmPlan : public Plan {
       GemmOperand& g = operand_[w];
       g.direct = plain && x.desc.dtype == operand_dtype &&
                  DirectLayout(x.rows, x.cols, x.row_stride, x.col_stride, &g.trans, &g.ld);
-      if (g.direct) continue;
-      // Packed in the orientation the source is read along unit stride.
-      g.trans = x.row_stride == 1 && x.col_stride != 1 && x.rows > 1 && x.cols > 1;
+      g.transposed_copy =
+          g.direct && g.trans && w == 1 && !bf16_ && p.m > 1 && x.rows > 1 && x.cols > 1 &&
+          (x.rows >= kMinTransposedCopyDepth || x.rows * x.cols <= kSmallTransposedCopy) &&
+          x.BatchCount(p.batch_rank) * x.rows * x.cols <= kMaxTransposedCopy;
+      if (g.direct && !g.transposed_copy) continue;
+      g.direct = false;
+      // Packed in the orientation the source is read along unit stride, except for the
+      // transposed copy.
+      g.trans =
+          !g.transposed_copy && x.row_stride == 1 && x.col_stride != 1 && x.rows > 1 && x.cols > 1;
       g.panel_rows = g.trans ? x.cols : x.rows;
       g.panel_cols = g.trans ? x.rows : x.cols;
       g.ld = std::max<int64_t>(g.panel_cols, 1);
@@ -208,6 +229,20 @@ class GemmPlan : public Plan {
   void Pack(const Chunk& ch, const RunState& s) const {
     const MatrixOperand& x = ch.which == 0 ? p_.a : p_.b;
     const GemmOperand& g = operand_[ch.which];
+    if (g.transposed_copy) {
+      // FLOAT source with unit row stride: op(X)(q + i, j) at src[j * col_stride + i].
+      for (int64_t r = ch.r0; r < ch.r1;) {
+        const int64_t own = r / g.panel_rows, q = r % g.panel_rows;
+        const int64_t rows = std::min(ch.r1 - r, g.panel_rows - q);
+        const float* src = static_cast<const float*>(ch.which == 0 ? s.a_src : s.b_src) +
+                           OwnOffset(x, p_.batch_rank, own) + q;
+        float* dst = static_cast<float*>(const_cast<void*>(s.x[ch.which])) + r * g.ld;
+        cpu::TransposeTile(target_, src, x.col_stride, dst, g.ld, rows, g.panel_cols, sizeof(float),
+                           false, nullptr, 0);
+        r += rows;
+      }
+      return;
+    }
     const int64_t esize = static_cast<int64_t>(DTypeSize(x.desc.dtype));
     // Along a stored row the source steps by the row stride (transposed) or the column stride.
     const int64_t along = g.trans ? x.row_stride : x.col_stride;
