@@ -378,16 +378,23 @@ class GemmPlan : public Plan {
     const int64_t cols = t.c1 - t.c0;
     const int64_t esize = static_cast<int64_t>(DTypeSize(x.desc.dtype));
     const int64_t base = x.BatchOffset(p_.batch_rank, p_.batch_dims.data(), t.layer);
-    std::vector<float> row(static_cast<size_t>(cols));
+    thread_local std::vector<float> row;
+    row.resize(static_cast<size_t>(cols));
+    // A bias row broadcast over the rows (Addmm's `bias + x @ w`) is converted once per tile.
+    const bool same_row = x.row_stride == 0;
     for (int64_t r = t.r0; r < t.r1; ++r) {
-      const unsigned char* src = static_cast<const unsigned char*>(s.bias_src) +
-                                 (base + r * x.row_stride + t.c0 * x.col_stride) * esize;
-      cpu::LoadRow(target_, src, x.desc.dtype, x.col_stride, cols, row.data());
-      if (p_.rounding == InputRounding::kHalf) {
-        cpu::RoundRow(target_, InputRounding::kHalf, row.data(), cols);
+      if (r == t.r0 || !same_row) {
+        const unsigned char* src = static_cast<const unsigned char*>(s.bias_src) +
+                                   (base + r * x.row_stride + t.c0 * x.col_stride) * esize;
+        cpu::LoadRow(target_, src, x.desc.dtype, x.col_stride, cols, row.data());
+        if (p_.rounding == InputRounding::kHalf) {
+          cpu::RoundRow(target_, InputRounding::kHalf, row.data(), cols);
+        }
+        if (p_.beta != 1.0f) {
+          for (int64_t j = 0; j < cols; ++j) row[j] = p_.beta * row[j];
+        }
       }
-      float* dst = out + (r - t.r0) * ldc;
-      for (int64_t j = 0; j < cols; ++j) dst[j] = p_.beta * row[j];
+      std::memcpy(out + (r - t.r0) * ldc, row.data(), sizeof(float) * static_cast<size_t>(cols));
     }
   }
 
