@@ -13,15 +13,26 @@ namespace {
 
 constexpr int64_t kIndicesPerChunk = 1 << 16;
 
-// Checks one integer index; on success stores it (or -1 for the allowed value).
+// Checks one integer index; on success stores it (or -1 for the allowed value) unless dst is
+// null.
 inline bool Accept(int64_t v, const IndexCheck& check, int64_t* dst) {
   if (check.has_allowed && v == check.allowed) {
-    *dst = -1;
+    if (dst != nullptr) *dst = -1;
     return true;
   }
   if (v < 0 || v >= check.bound) return false;
-  *dst = v;
+  if (dst != nullptr) *dst = v;
   return true;
+}
+
+// Elements [begin, end) of a contiguous INT64 view, checked only.
+int64_t CheckContiguous(const int64_t* p, int64_t begin, int64_t end, const IndexCheck& check) {
+  for (int64_t i = begin; i < end; ++i) {
+    const int64_t v = p[i];
+    const bool ok = (check.has_allowed && v == check.allowed) || (v >= 0 && v < check.bound);
+    if (!ok) return i;
+  }
+  return -1;
 }
 
 // Elements [begin, end) of a view whose row-major order is one stride `step` apart.
@@ -29,7 +40,9 @@ template <class T>
 int64_t ReadStrided(const T* p, int64_t step, int64_t begin, int64_t end, const IndexCheck& check,
                     int64_t* dst) {
   for (int64_t i = begin; i < end; ++i) {
-    if (!Accept(static_cast<int64_t>(p[i * step]), check, dst + i)) return i;
+    if (!Accept(static_cast<int64_t>(p[i * step]), check, dst != nullptr ? dst + i : nullptr)) {
+      return i;
+    }
   }
   return -1;
 }
@@ -50,7 +63,10 @@ BadIndex ReadIndices(const TensorDesc& desc, const void* first, const IndexCheck
     const int64_t begin = chunk * kIndicesPerChunk;
     const int64_t end = std::min(count, begin + kIndicesPerChunk);
     int64_t bad = -1;
-    if (one_step && type == ElemType::kInt64) {
+    auto at = [dst](int64_t i) -> int64_t* { return dst != nullptr ? dst + i : nullptr; };
+    if (dst == nullptr && one_step && step == 1 && type == ElemType::kInt64) {
+      bad = CheckContiguous(static_cast<const int64_t*>(first), begin, end, check);
+    } else if (one_step && type == ElemType::kInt64) {
       bad = ReadStrided(static_cast<const int64_t*>(first), step, begin, end, check, dst);
     } else if (one_step && type == ElemType::kInt32) {
       bad = ReadStrided(static_cast<const int32_t*>(first), step, begin, end, check, dst);
@@ -60,14 +76,14 @@ BadIndex ReadIndices(const TensorDesc& desc, const void* first, const IndexCheck
         const double truncated = std::trunc(v);
         // Out of int64's range (or NaN) is out of range whatever the bound.
         if (!(std::fabs(truncated) < 9.2e18) ||
-            !Accept(static_cast<int64_t>(truncated), check, dst + i)) {
+            !Accept(static_cast<int64_t>(truncated), check, at(i))) {
           bad = i;
         }
       }
     } else {
       for (int64_t i = begin; i < end && bad < 0; ++i) {
         const int64_t v = LoadAsInt64(type, first, one_step ? i * step : ElementOffset(desc, i));
-        if (!Accept(v, check, dst + i)) bad = i;
+        if (!Accept(v, check, at(i))) bad = i;
       }
     }
     first_bad[static_cast<size_t>(chunk)] = bad;

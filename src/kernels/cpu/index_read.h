@@ -25,6 +25,7 @@ struct BadIndex {
 // are invalid). The work is split in fixed chunks of the problem (never of the thread count) and
 // the reported element is the lowest invalid position, so the outcome is the same for any thread
 // count. Supports INT64, INT32, INT16, INT8, UINT8, BOOL, FLOAT, FLOAT16, BFLOAT16 and DOUBLE.
+// With dst null the elements are only checked.
 BadIndex ReadIndices(const TensorDesc& desc, const void* first, const IndexCheck& check,
                      int64_t* dst);
 

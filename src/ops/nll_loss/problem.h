@@ -62,7 +62,8 @@ Status CheckBackward(const aclTensor* grad_output, const aclTensor* self, const 
 
 // Reads the n targets in row-major order into dst. A target equal to ignoreIndex is stored as -1
 // (the row counts for nothing); any other value outside [0, c) fails with 161002 naming the
-// element and its value (the stream adds the operator's name), before anything is written.
+// element and its value (the stream adds the operator's name), before anything is written. With
+// dst null the targets are only checked.
 Status ReadTargets(const Problem& p, const void* target_base, int64_t* dst);
 
 const char* ReferenceDeclines(const Problem& problem);

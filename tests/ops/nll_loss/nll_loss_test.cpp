@@ -17,6 +17,7 @@
 #include "aclnn/opdev/op_errno.h"
 #include "aclnnop/aclnn_nll_loss.h"
 #include "aclnnop/aclnn_nll_loss_backward.h"
+#include "api/dtype.h"
 #include "backend/cpu/thread_pool.h"
 #include "util/device_tensor.h"
 #include "util/runtime_fixture.h"
@@ -332,6 +333,38 @@ TEST_F(NllLossTest, CraftedExactValues) {
   EXPECT_EQ(gin.Values(), (std::vector<float>{0, 0, 0, -100, 0, 0}));
 }
 
+TEST_F(NllLossTest, ManyRowsOneGradOutputExactValues) {
+  // More rows than classes with one gradOutput (mean, sum): each class's value is stored once
+  // and copied into its rows (2- and 4-byte outputs); contiguous INT64 targets read in place with
+  // ignoreIndex a class of its own, and INT32 targets through the workspace copy.
+  const std::vector<double> targets = {0, 2, 3, 2, 1, 2, 3, 0, 2};
+  std::mt19937 rng(31);
+  for (aclDataType dt : {ACL_FLOAT, ACL_BF16, ACL_FLOAT16}) {
+    for (aclDataType tt : {ACL_INT64, ACL_INT32}) {
+      DeviceTensor self({9, 4}, dt), weight({4}, dt), total({1}, dt), g({}, dt);
+      DeviceTensor target({9}, tt);
+      self.FillUniform(&rng, -2.0f, 0.0f);
+      weight.Fill({1, 2, 3, 4});
+      target.FillDouble(targets);
+      g.Fill({2});
+      total.Fill({8});
+      DeviceTensor gin({9, 4}, dt);
+      for (int64_t reduction : {1, 2}) {
+        ASSERT_EQ(RunBackward(g, self, target, weight, reduction, 2, total, gin), ACLNN_SUCCESS)
+            << RecentError();
+        std::vector<float> expected(36, 0.0f);
+        for (int r = 0; r < 9; ++r) {
+          const int t = static_cast<int>(targets[r]);
+          if (t == 2) continue;  // ignoreIndex
+          expected[r * 4 + t] = -(t + 1.0f) * 2.0f / (reduction == 1 ? 8.0f : 1.0f);
+        }
+        EXPECT_EQ(gin.Values(), expected)
+            << DTypeName(dt) << " targets " << DTypeName(tt) << " reduction " << reduction;
+      }
+    }
+  }
+}
+
 TEST_F(NllLossTest, OneDimSelfWithZeroDimTarget) {
   DeviceTensor self({4}, ACL_BF16), target({}, ACL_UINT8), weight({4}, ACL_BF16);
   self.Fill({-1, -2, -0.5f, -8});
@@ -378,10 +411,13 @@ TEST_F(NllLossTest, OutOfRangeTargetsFailAtSynchronizeAndWriteNothing) {
   DeviceTensor self({4, 5}, ACL_FLOAT), weight({5}, ACL_FLOAT), total({1}, ACL_FLOAT);
   DeviceTensor one({1}, ACL_FLOAT), rows({4}, ACL_FLOAT), g({}, ACL_FLOAT), gin({4, 5}, ACL_FLOAT);
   g.Fill({1});
-  for (aclDataType type : {ACL_INT64, ACL_INT32, ACL_UINT8}) {
+  // Contiguous INT64 targets are checked in place, the others through the workspace copy.
+  for (int variant = 0; variant < 4; ++variant) {
+    const aclDataType type = variant < 2 ? ACL_INT64 : variant == 2 ? ACL_INT32 : ACL_UINT8;
     for (double bad : {-1.0, 5.0, 200.0}) {
       if (type == ACL_UINT8 && bad < 0) continue;
-      DeviceTensor target({4}, type, TensorLayout::Strided(2, 1));
+      DeviceTensor target({4}, type,
+                          variant == 0 ? TensorLayout::Contiguous() : TensorLayout::Strided(2, 1));
       target.FillDouble({0, 4, bad, 1});
       const std::string shown = "is " + std::to_string(static_cast<int64_t>(bad));
       for (int64_t reduction : {0, 1, 2}) {

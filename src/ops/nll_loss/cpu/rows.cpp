@@ -29,6 +29,43 @@ void Store(void* base, aclDataType dtype, int64_t i, double v) {
   StoreFromFloat(base, dtype, i, openaclnn::cpu::NarrowToFloat(v));
 }
 
+// The targets as the row loops read them: -1 for ignoreIndex, else a class in [0, c). Contiguous
+// INT64 targets (the usual case) are checked in place and read from the user's tensor, with
+// ignoreIndex mapped on the fly; any other target tensor is copied into the workspace by
+// ReadTargets.
+class TargetReader {
+ public:
+  int64_t operator[](int64_t r) const {
+    const int64_t t = data_[r];
+    return raw_ && t == ignore_ ? -1 : t;
+  }
+
+  // Whether the targets are read in place (no workspace copy).
+  static bool InPlace(const Problem& p) {
+    const MultiStrided<1> view = CollapsedView(p.target);
+    return p.target.dtype == ACL_INT64 &&
+           (view.rank == 0 || (view.rank == 1 && view.strides[0][0] == 1));
+  }
+  // Workspace bytes of the copy.
+  static size_t CopyBytes(const Problem& p) {
+    return InPlace(p) ? 0 : static_cast<size_t>(p.n) * sizeof(int64_t);
+  }
+
+  // Checks the targets (nothing is written before) and points the reader at them.
+  Status Load(const Problem& p, const void* target_base, int64_t* workspace_copy) {
+    raw_ = InPlace(p);
+    ignore_ = p.ignore_index;
+    OPENACLNN_RETURN_IF_ERROR(ReadTargets(p, target_base, raw_ ? nullptr : workspace_copy));
+    data_ = raw_ ? static_cast<const int64_t*>(p.target.First(target_base)) : workspace_copy;
+    return Status::Ok();
+  }
+
+ private:
+  const int64_t* data_ = nullptr;
+  bool raw_ = false;
+  int64_t ignore_ = 0;
+};
+
 int64_t Chunks(int64_t rows, int64_t rows_per_chunk) {
   return (rows + rows_per_chunk - 1) / rows_per_chunk;
 }
@@ -37,14 +74,15 @@ class ForwardPlan : public Plan {
  public:
   ForwardPlan(const Problem& p, WorkspaceBooking* workspace)
       : p_(p),
-        target_offset_(workspace->Book(static_cast<size_t>(p.n) * 8)),
+        target_offset_(workspace->Book(TargetReader::CopyBytes(p))),
         partial_offset_(
             workspace->Book(static_cast<size_t>(Chunks(p.n, kForwardRowsPerChunk)) * 16)) {}
 
   Status Run(const Bindings& bindings, void* workspace) const override {
-    int64_t* target = WorkspaceBooking::At<int64_t>(workspace, target_offset_);
+    TargetReader target;
+    OPENACLNN_RETURN_IF_ERROR(target.Load(
+        p_, bindings.inputs[kFwdTarget], WorkspaceBooking::At<int64_t>(workspace, target_offset_)));
     double* partial = WorkspaceBooking::At<double>(workspace, partial_offset_);
-    OPENACLNN_RETURN_IF_ERROR(ReadTargets(p_, bindings.inputs[kFwdTarget], target));
     const void* self = p_.self.First(static_cast<const void*>(bindings.inputs[kFwdSelf]));
     const void* weight = p_.weight.First(static_cast<const void*>(bindings.inputs[kFwdWeight]));
     void* out = p_.out.First(bindings.outputs[kFwdOut]);
@@ -91,11 +129,12 @@ class ForwardPlan : public Plan {
 class BackwardPlan : public Plan {
  public:
   BackwardPlan(const Problem& p, WorkspaceBooking* workspace)
-      : p_(p), target_offset_(workspace->Book(static_cast<size_t>(p.n) * 8)) {}
+      : p_(p), target_offset_(workspace->Book(TargetReader::CopyBytes(p))) {}
 
   Status Run(const Bindings& bindings, void* workspace) const override {
-    int64_t* target = WorkspaceBooking::At<int64_t>(workspace, target_offset_);
-    OPENACLNN_RETURN_IF_ERROR(ReadTargets(p_, bindings.inputs[kBwdTarget], target));
+    TargetReader target;
+    OPENACLNN_RETURN_IF_ERROR(target.Load(
+        p_, bindings.inputs[kBwdTarget], WorkspaceBooking::At<int64_t>(workspace, target_offset_)));
     const void* grad =
         p_.grad_output.First(static_cast<const void*>(bindings.inputs[kBwdGradOutput]));
     const void* weight = p_.weight.First(static_cast<const void*>(bindings.inputs[kBwdWeight]));
@@ -129,6 +168,15 @@ class BackwardPlan : public Plan {
       if (dense) {
         std::memset(out + begin * p_.row_stride * esize, 0,
                     static_cast<size_t>((end - begin) * p_.c * esize));
+        // The common case (dense rows, one gradOutput): one typed store per row.
+        if (!by_class.empty() && esize == 2) {
+          SetTargets<uint16_t>(out, by_class.data(), target, begin, end);
+          return;
+        }
+        if (!by_class.empty() && esize == 4) {
+          SetTargets<uint32_t>(out, by_class.data(), target, begin, end);
+          return;
+        }
       }
       for (int64_t r = begin; r < end; ++r) {
         unsigned char* row = out + r * p_.row_stride * esize;
@@ -158,6 +206,28 @@ class BackwardPlan : public Plan {
   }
 
  private:
+  // Dense rows of p_.c elements of type T: element target[r] of row r gets that class's bytes.
+  template <class T>
+  void SetTargets(unsigned char* out, const unsigned char* by_class, const TargetReader& target,
+                  int64_t begin, int64_t end) const {
+    T* rows = reinterpret_cast<T*>(out);
+    T values[kMaxTypedClasses];
+    const bool small = p_.c <= kMaxTypedClasses;
+    if (small) std::memcpy(values, by_class, sizeof(T) * static_cast<size_t>(p_.c));
+    for (int64_t r = begin; r < end; ++r) {
+      const int64_t t = target[r];
+      if (t < 0) continue;
+      T v;
+      if (small) {
+        v = values[t];
+      } else {
+        std::memcpy(&v, by_class + t * static_cast<int64_t>(sizeof(T)), sizeof(T));
+      }
+      rows[r * p_.c + t] = v;
+    }
+  }
+  static constexpr int64_t kMaxTypedClasses = 64;
+
   Problem p_;
   size_t target_offset_;
 };
