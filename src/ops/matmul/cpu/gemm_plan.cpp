@@ -30,8 +30,11 @@ namespace {
 using cpu::CeilDiv;
 
 // Single-threaded oneDNN keeps 90-95 % of a core's peak from about 256 x 512 tiles (measured for
-// ConvTbcBackward), and tiles this size give enough tasks to balance a few dozen threads.
-constexpr int64_t kTileRows = 256;
+// ConvTbcBackward); 512 x 512 tiles pack less per product and ran the transformer shapes of
+// bench_matmul (2048 x 1024..4096 x 1024..4096, 256 x 32000 x 1024) at 82-90 % of the FMA peak
+// against 79-84 % with 256 rows (Zen 4, two interleaved runs, 2026-12-06), and still give a few
+// dozen tasks on those shapes. Smaller products are cut finer by GemmTileSteps as before.
+constexpr int64_t kTileRows = 512;
 constexpr int64_t kTileCols = 512;
 // The bfloat16 GEMM's per-call costs (its operands are re-laid out for the BF16 units) weigh more
 // than sgemm's: 512 x 512 tiles cut the BF16 times of bench_matmul's transformer shapes by a third
