@@ -55,18 +55,12 @@ void Stream::Enqueue(StreamTask task, bool run_here_when_idle) {
     if (!status.ok() && first_error_.ok()) first_error_ = std::move(status);
     return;
   }
-  bool run_here = false;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    outstanding_.fetch_add(1, std::memory_order_release);
-    run_here = run_here_when_idle && !running_ && !stopping_ && queue_.empty();
-    if (run_here) {
-      running_ = true;  // the worker leaves the queue alone until this task is done
-    } else {
+  if (!run_here_when_idle || !ClaimIfIdle()) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      outstanding_.fetch_add(1, std::memory_order_release);
       queue_.push_back(std::move(task));
     }
-  }
-  if (!run_here) {
     work_ready_.notify_one();
     return;
   }
@@ -84,6 +78,14 @@ void Stream::Enqueue(StreamTask task, bool run_here_when_idle) {
     if (!queued_meanwhile) idle_.notify_all();
   }
   if (queued_meanwhile) work_ready_.notify_one();
+}
+
+bool Stream::ClaimIfIdle() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (running_ || stopping_ || !queue_.empty()) return false;
+  running_ = true;  // the worker leaves the queue alone until the claimed task is done
+  outstanding_.fetch_add(1, std::memory_order_release);
+  return true;
 }
 
 RtStatus Stream::Synchronize() {

@@ -33,6 +33,9 @@ class Stream {
 
  private:
   void Drain();
+  // Marks the CPU stream as running a task on the calling thread when nothing is queued or
+  // running; false otherwise.
+  bool ClaimIfIdle();
 
   const int32_t device_;
   void* const cuda_stream_;
