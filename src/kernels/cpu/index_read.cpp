@@ -25,16 +25,6 @@ inline bool Accept(int64_t v, const IndexCheck& check, int64_t* dst) {
   return true;
 }
 
-// Elements [begin, end) of a contiguous INT64 view, checked only.
-int64_t CheckContiguous(const int64_t* p, int64_t begin, int64_t end, const IndexCheck& check) {
-  for (int64_t i = begin; i < end; ++i) {
-    const int64_t v = p[i];
-    const bool ok = (check.has_allowed && v == check.allowed) || (v >= 0 && v < check.bound);
-    if (!ok) return i;
-  }
-  return -1;
-}
-
 // Elements [begin, end) of a view whose row-major order is one stride `step` apart.
 template <class T>
 int64_t ReadStrided(const T* p, int64_t step, int64_t begin, int64_t end, const IndexCheck& check,
@@ -64,9 +54,7 @@ BadIndex ReadIndices(const TensorDesc& desc, const void* first, const IndexCheck
     const int64_t end = std::min(count, begin + kIndicesPerChunk);
     int64_t bad = -1;
     auto at = [dst](int64_t i) -> int64_t* { return dst != nullptr ? dst + i : nullptr; };
-    if (dst == nullptr && one_step && step == 1 && type == ElemType::kInt64) {
-      bad = CheckContiguous(static_cast<const int64_t*>(first), begin, end, check);
-    } else if (one_step && type == ElemType::kInt64) {
+    if (one_step && type == ElemType::kInt64) {
       bad = ReadStrided(static_cast<const int64_t*>(first), step, begin, end, check, dst);
     } else if (one_step && type == ElemType::kInt32) {
       bad = ReadStrided(static_cast<const int32_t*>(first), step, begin, end, check, dst);

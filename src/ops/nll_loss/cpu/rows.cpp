@@ -211,22 +211,14 @@ class BackwardPlan : public Plan {
   void SetTargets(unsigned char* out, const unsigned char* by_class, const TargetReader& target,
                   int64_t begin, int64_t end) const {
     T* rows = reinterpret_cast<T*>(out);
-    T values[kMaxTypedClasses];
-    const bool small = p_.c <= kMaxTypedClasses;
-    if (small) std::memcpy(values, by_class, sizeof(T) * static_cast<size_t>(p_.c));
     for (int64_t r = begin; r < end; ++r) {
       const int64_t t = target[r];
       if (t < 0) continue;
       T v;
-      if (small) {
-        v = values[t];
-      } else {
-        std::memcpy(&v, by_class + t * static_cast<int64_t>(sizeof(T)), sizeof(T));
-      }
+      std::memcpy(&v, by_class + t * static_cast<int64_t>(sizeof(T)), sizeof(T));
       rows[r * p_.c + t] = v;
     }
   }
-  static constexpr int64_t kMaxTypedClasses = 64;
 
   Problem p_;
   size_t target_offset_;
