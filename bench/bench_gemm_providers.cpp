@@ -1,10 +1,13 @@
-// The GEMM providers the CPU operators could use, on the tiles the ConvTbc plans actually run
-// (single-threaded calls on fixed tiles, as cpu::SgemmRowMajor is used), measured in one run:
+// The GEMM providers the CPU operators could use, on the tiles the ConvTbc and matmul plans
+// actually run (single-threaded calls on fixed tiles, as cpu::SgemmRowMajor is used), measured in
+// one run:
 //   onednn_sgemm   oneDNN's dnnl_sgemm through cpu::SgemmRowMajor (the fp32 provider in use);
 //   onednn_bf16    oneDNN's bf16 matmul through cpu::Bf16GemmRowMajor (bfloat16 inputs);
 //   openblas       Debian's OpenBLAS as it loads (dlopen; its core type as it detects it, or as
 //                  OPENBLAS_CORETYPE says when set before this program starts);
-//   blis           Debian's BLIS (dlopen; its CBLAS interface).
+//   blis           Debian's BLIS (dlopen; its CBLAS interface);
+//   small_gemm     openaclnn's small-product kernel (cpu::SmallGemm, no packing), on the tiles of
+//                  at most 256 in every dim (the matmul plans use it where SmallGemmPays says).
 // Libraries that are not installed are reported as skipped. Counter: GFLOP/s on one thread.
 //
 //   bench_gemm_providers [--quick] [--benchmark_filter=...]
@@ -19,8 +22,10 @@
 #include <vector>
 
 #include "api/dtype.h"
+#include "backend/cpu/isa.h"
 #include "bench_common.h"
 #include "kernels/cpu/gemm.h"
+#include "kernels/cpu/small_gemm.h"
 
 namespace {
 
@@ -73,6 +78,13 @@ const Tile kTiles[] = {
     {"gradWeight_256x512x4096_At", 256, 512, 4096, true, false},
     {"gradInput_256x512x1024_Bt", 256, 512, 1024, false, true},
     {"forward_256x512x512", 256, 512, 512, false, false},
+    // Attention's per-head products (one batch of the training block's BatchMatMul calls).
+    {"heads_64x64x64", 64, 64, 64, false, false},
+    {"heads_64x64x64_At", 64, 64, 64, true, false},
+    {"heads_64x64x64_Bt", 64, 64, 64, false, true},
+    {"heads_128x128x128", 128, 128, 128, false, false},
+    {"heads_128x128x64", 128, 128, 64, false, false},
+    {"heads_64x64x256", 64, 64, 256, false, false},
 };
 
 struct Operands {
@@ -103,8 +115,17 @@ void Provider(benchmark::State& state, int tile_index, const std::string& provid
     state.SkipWithError(blas->note.c_str());
     return;
   }
+  const openaclnn::cpu::KernelTarget target = openaclnn::cpu::PlanningTarget();
+  if (provider == "small_gemm" && !openaclnn::cpu::SmallGemmRuns(target)) {
+    state.SkipWithError("the small-product kernel does not run on this target");
+    return;
+  }
   auto run = [&] {
-    if (provider == "onednn_sgemm") {
+    if (provider == "small_gemm") {
+      openaclnn::cpu::SmallGemm(
+          target, t.m, t.n, t.k, 1.f, {o.a.data(), t.trans_a ? 1 : o.lda, t.trans_a ? o.lda : 1},
+          {o.b.data(), t.trans_b ? 1 : o.ldb, t.trans_b ? o.ldb : 1}, false, o.c.data(), o.ldc);
+    } else if (provider == "onednn_sgemm") {
       (void)openaclnn::cpu::SgemmRowMajor(t.trans_a, t.trans_b, t.m, t.n, t.k, 1.f, o.a.data(),
                                           o.lda, o.b.data(), o.ldb, 0.f, o.c.data(), o.ldc);
     } else if (provider == "onednn_bf16") {
@@ -139,8 +160,11 @@ int main(int argc, char** argv) {
               openaclnn::cpu::GemmProviderName(), openaclnn::cpu::HasFastBf16Gemm() ? "yes" : "no");
   for (int i = 0; i < static_cast<int>(std::size(kTiles)); ++i) {
     if (quick && i != 0) continue;
-    for (const char* provider : {"onednn_sgemm", "onednn_bf16", "openblas", "blis"}) {
-      const std::string name = std::string("Gemm/") + kTiles[i].name + "/" + provider;
+    const Tile& t = kTiles[i];
+    const bool small = t.m <= 256 && t.n <= 256 && t.k <= 256;
+    for (const char* provider : {"onednn_sgemm", "onednn_bf16", "openblas", "blis", "small_gemm"}) {
+      if (!small && std::strcmp(provider, "small_gemm") == 0) continue;
+      const std::string name = std::string("Gemm/") + t.name + "/" + provider;
       benchmark::RegisterBenchmark(name.c_str(), Provider, i, std::string(provider))
           ->MinTime(quick ? 0.1 : 0.5)
           ->Unit(benchmark::kMillisecond);

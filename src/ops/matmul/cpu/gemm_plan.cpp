@@ -12,6 +12,7 @@
 #include "kernels/cpu/gemm_rows.h"
 #include "kernels/cpu/gemv.h"
 #include "kernels/cpu/pointwise_kernels.h"
+#include "kernels/cpu/small_gemm.h"
 #include "kernels/cpu/tiling.h"
 
 // C[b] = alpha * A[b] @ B[b] (+ beta * Bias[b]). The output of every batch is cut into fixed
@@ -112,6 +113,13 @@ class GemmPlan : public Plan {
     const bool plain = p.rounding == InputRounding::kNone;
     bf16_ = plain && p.a.desc.dtype == ACL_BF16 && p.b.desc.dtype == ACL_BF16 && p.alpha == 1.0f &&
             p.k > 0 && cpu::HasFastBf16Gemm() && target_.native_bf16;
+    const int64_t tile_rows = bf16_ ? kBf16TileRows : kTileRows;
+    const int64_t tile_cols = bf16_ ? kBf16TileCols : kTileCols;
+    const cpu::TileSteps steps = cpu::GemmTileSteps(p.batch, p.m, p.n, p.k, tile_rows, tile_cols);
+    // Small FLOAT products (attention's per-head matrices) skip the BLAS and its per-call
+    // packing; that kernel reads a transposed B itself.
+    small_ = !bf16_ && p.k > 0 && cpu::SmallGemmRuns(target_) &&
+             cpu::SmallGemmPays(steps.rows, steps.cols, p.k);
     const aclDataType operand_dtype = bf16_ ? ACL_BF16 : ACL_FLOAT;
     const size_t operand_bytes = bf16_ ? sizeof(uint16_t) : sizeof(float);
     const MatrixOperand* ops[2] = {&p.a, &p.b};
@@ -121,7 +129,8 @@ class GemmPlan : public Plan {
       g.direct = plain && x.desc.dtype == operand_dtype &&
                  DirectLayout(x.rows, x.cols, x.row_stride, x.col_stride, &g.trans, &g.ld);
       g.transposed_copy =
-          g.direct && g.trans && w == 1 && !bf16_ && p.m > 1 && x.rows > 1 && x.cols > 1 &&
+          g.direct && g.trans && w == 1 && !bf16_ && !small_ && p.m > 1 && x.rows > 1 &&
+          x.cols > 1 &&
           (x.rows >= kMinTransposedCopyDepth || x.rows * x.cols <= kSmallTransposedCopy) &&
           x.BatchCount(p.batch_rank) * x.rows * x.cols <= kMaxTransposedCopy;
       if (g.direct && !g.transposed_copy) continue;
@@ -173,9 +182,6 @@ class GemmPlan : public Plan {
     }
     // Otherwise each tile lands in its task's scratch tile (cache-resident) and is rounded into
     // out right away.
-    const int64_t tile_rows = bf16_ ? kBf16TileRows : kTileRows;
-    const int64_t tile_cols = bf16_ ? kBf16TileCols : kTileCols;
-    const cpu::TileSteps steps = cpu::GemmTileSteps(p.batch, p.m, p.n, p.k, tile_rows, tile_cols);
     tiles_ = cpu::TileGrid(p.batch, p.m, p.n, steps.rows, steps.cols);
   }
 
@@ -321,6 +327,14 @@ class GemmPlan : public Plan {
       if (!c_direct_ && !p_.defer_stores) Store(s, t.layer, t.r0, t.r1, t.c0, t.c1, out, ldc);
       return Status::Ok();
     }
+    if (small_) {
+      cpu::SmallGemm(target_, rows, cols, p_.k, p_.alpha,
+                     {reinterpret_cast<const float*>(a_tile), ga.RowStep(), ga.ColStep()},
+                     {reinterpret_cast<const float*>(b_tile), gb.RowStep(), gb.ColStep()},
+                     p_.has_bias, out, ldc);
+      if (!c_direct_ && !p_.defer_stores) Store(s, t.layer, t.r0, t.r1, t.c0, t.c1, out, ldc);
+      return Status::Ok();
+    }
     // Otherwise a single output row is computed as its transpose,
     // out^T = op(B)^T @ op(A)^T: oneDNN then runs its matrix-vector kernel (the row form read the
     // weights at half the speed). out's row has unit stride in every case (see the constructor).
@@ -420,6 +434,7 @@ class GemmPlan : public Plan {
   const cpu::KernelTarget target_;
   bool bf16_ = false;      // A and B read as bfloat16 by the bfloat16 GEMM
   bool bf16_out_ = false;  // ... which also writes out and adds the bias row itself
+  bool small_ = false;     // FLOAT tiles through cpu::SmallGemm rather than the BLAS
   GemmOperand operand_[2];
   bool c_direct_ = false;
   int64_t ldc_ = 1;
