@@ -27,8 +27,9 @@ HWY_INLINE float LoadOne(const void* p, int64_t i) {
   return hn::GetLane(cv::LoadFloatLanes<E>(d1, p, i));
 }
 
+template <int64_t kCount = kPartials>
 HWY_INLINE void Finish(float* partial, float alpha, bool accumulate, float* y) {
-  for (int64_t s = kPartials / 2; s >= 1; s /= 2) {
+  for (int64_t s = kCount / 2; s >= 1; s /= 2) {
     for (int64_t i = 0; i < s; ++i) partial[i] = partial[i] + partial[i + s];
   }
   const float v = alpha * partial[0];
@@ -70,6 +71,76 @@ void DotRows(int64_t rows, int64_t k, const void* x, const void* b, int64_t ldb,
       partial[r][p - full] = partial[r][p - full] + LoadOne<E>(x, p) * LoadOne<E>(row[r], p);
     }
     Finish(partial[r], alpha, accumulate, y + j0 + r);
+  }
+}
+
+// The bfloat16 dot form keeps twice as many partial sums: two adjacent bfloat16 elements load as
+// one 32-bit lane, the low one (even p) widening by a shift and the high one (odd p) by a mask,
+// so the lanes need no shuffles; partial i takes the products p = i, i + 32, ... in order of p.
+constexpr int64_t kBf16Partials = 32;
+
+// DotRows for BFLOAT16 x and B.
+void DotRowsBf16(int64_t rows, int64_t k, const void* x, const void* b, int64_t ldb, int64_t j0,
+                 float alpha, bool accumulate, float* y) {
+  const hn::CappedTag<uint32_t, kBf16Partials / 2> du;
+  const hn::Repartition<float, decltype(du)> df;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(du));
+  const int64_t full = k / kBf16Partials * kBf16Partials;
+  alignas(64) float even[kDotRows][kBf16Partials / 2] = {};
+  alignas(64) float odd[kDotRows][kBf16Partials / 2] = {};
+  const uint16_t* xs = static_cast<const uint16_t*>(x);
+  const uint16_t* row[kDotRows];
+  for (int64_t r = 0; r < kDotRows; ++r) {
+    // Rows past `rows` repeat the last one (their sums are dropped).
+    const int64_t j = j0 + std::min(r, rows - 1);
+    row[r] = static_cast<const uint16_t*>(b) + j * ldb;
+  }
+  const auto high = hn::Set(du, 0xFFFF0000u);
+  const auto low_of = [&](hn::Vec<decltype(du)> w)
+                          HWY_ATTR { return hn::BitCast(df, hn::ShiftLeft<16>(w)); };
+  const auto high_of = [&](hn::Vec<decltype(du)> w)
+                           HWY_ATTR { return hn::BitCast(df, hn::And(w, high)); };
+  const auto pairs = [](const uint16_t* p) { return reinterpret_cast<const uint32_t*>(p); };
+  // Lanes g .. g + lanes - 1 hold the pairs (2g, 2g + 1) ... of every block of 32 products.
+  for (int64_t g = 0; g < kBf16Partials / 2; g += lanes) {
+    auto e0 = hn::Zero(df), e1 = hn::Zero(df), e2 = hn::Zero(df), e3 = hn::Zero(df);
+    auto o0 = hn::Zero(df), o1 = hn::Zero(df), o2 = hn::Zero(df), o3 = hn::Zero(df);
+    for (int64_t p = 2 * g; p < full; p += kBf16Partials) {
+      const auto xw = hn::LoadU(du, pairs(xs + p));
+      const auto xe = low_of(xw), xo = high_of(xw);
+      const auto w0 = hn::LoadU(du, pairs(row[0] + p));
+      const auto w1 = hn::LoadU(du, pairs(row[1] + p));
+      const auto w2 = hn::LoadU(du, pairs(row[2] + p));
+      const auto w3 = hn::LoadU(du, pairs(row[3] + p));
+      e0 = hn::Add(e0, hn::Mul(xe, low_of(w0)));
+      o0 = hn::Add(o0, hn::Mul(xo, high_of(w0)));
+      e1 = hn::Add(e1, hn::Mul(xe, low_of(w1)));
+      o1 = hn::Add(o1, hn::Mul(xo, high_of(w1)));
+      e2 = hn::Add(e2, hn::Mul(xe, low_of(w2)));
+      o2 = hn::Add(o2, hn::Mul(xo, high_of(w2)));
+      e3 = hn::Add(e3, hn::Mul(xe, low_of(w3)));
+      o3 = hn::Add(o3, hn::Mul(xo, high_of(w3)));
+    }
+    hn::Store(e0, df, even[0] + g);
+    hn::Store(e1, df, even[1] + g);
+    hn::Store(e2, df, even[2] + g);
+    hn::Store(e3, df, even[3] + g);
+    hn::Store(o0, df, odd[0] + g);
+    hn::Store(o1, df, odd[1] + g);
+    hn::Store(o2, df, odd[2] + g);
+    hn::Store(o3, df, odd[3] + g);
+  }
+  for (int64_t r = 0; r < rows; ++r) {
+    float partial[kBf16Partials];
+    for (int64_t i = 0; i < kBf16Partials / 2; ++i) {
+      partial[2 * i] = even[r][i];
+      partial[2 * i + 1] = odd[r][i];
+    }
+    for (int64_t p = full; p < k; ++p) {
+      partial[p - full] = partial[p - full] + LoadOne<ElemType::kBFloat16>(x, p) *
+                                                  LoadOne<ElemType::kBFloat16>(row[r], p);
+    }
+    Finish<kBf16Partials>(partial, alpha, accumulate, y + j0 + r);
   }
 }
 
@@ -116,6 +187,12 @@ template <ElemType E>
 void Gemv(bool trans_b, int64_t n, int64_t k, float alpha, const void* x, const void* b,
           int64_t ldb, bool accumulate, float* y) {
   if (!trans_b) return AxpyColumns<E>(n, k, x, b, ldb, alpha, accumulate, y);
+  if (E == ElemType::kBFloat16) {
+    for (int64_t j = 0; j < n; j += kDotRows) {
+      DotRowsBf16(std::min(kDotRows, n - j), k, x, b, ldb, j, alpha, accumulate, y);
+    }
+    return;
+  }
   for (int64_t j = 0; j < n; j += kDotRows) {
     DotRows<E>(std::min(kDotRows, n - j), k, x, b, ldb, j, alpha, accumulate, y);
   }

@@ -16,9 +16,9 @@ namespace openaclnn::cpu {
 // same); y is fp32.
 //
 // Numerics: products and sums in fp32 (products of BFLOAT16 values are exact). Row-major B: each
-// y[j] sums its products in order of p. Transposed B: y[j] keeps 16 partial sums, partial i
-// taking the products p = i, i + 16, i + 32, ... in order of p, then adds them pairwise (i + 8
-// into i, then + 4, + 2, + 1). Neither depends on the vector width.
+// y[j] sums its products in order of p. Transposed B: y[j] keeps P partial sums (16 for FLOAT, 32
+// for BFLOAT16), partial i taking the products p = i, i + P, i + 2P, ... in order of p, then adds
+// them pairwise (i + P/2 into i, then + P/4, ..., + 1). None of it depends on the vector width.
 void GemvRowMajor(const KernelTarget& target, ElemType type, bool trans_b, int64_t n, int64_t k,
                   float alpha, const void* x, const void* b, int64_t ldb, bool accumulate,
                   float* y);
