@@ -7,7 +7,9 @@
 // pool's threads, timed in alternation with the operator call by call (the "stream floor"); the
 // fraction of it the operator reaches; and, with --torch_results=FILE (written by
 // bench/bench_nll_loss.py), PyTorch's torch.nn.functional.nll_loss and
-// aten::nll_loss_backward on the same shapes and threads.
+// aten::nll_loss_backward on the same shapes and threads. The PyTorch ratio uses our median of
+// back-to-back calls (RepeatedMedian), timed as the peer is: operands that fit in the L3 cache
+// stay there for both libraries.
 //
 //   bench_nll_loss [--quick] [--shape=INDEX] [--torch_results=FILE]
 // The last line sums the table up for scripts: "nll_loss: median ...".
@@ -34,6 +36,7 @@ namespace {
 
 using openaclnn::bench::AlternatingMedians;
 using openaclnn::bench::Median;
+using openaclnn::bench::RepeatedMedian;
 using openaclnn::bench::StreamPass;
 
 struct Shape {
@@ -55,6 +58,7 @@ void* Alloc(size_t bytes) {
 
 struct Result {
   double ours = 0, stream = 0, bytes = 0, fraction = 0;
+  double repeated = 0;  // back to back, as the PyTorch peer is timed
 };
 
 Result Measure(const Shape& s, aclDataType dt, bool backward, aclrtStream stream, int pairs,
@@ -102,17 +106,18 @@ Result Measure(const Shape& s, aclDataType dt, bool backward, aclrtStream stream
     void* workspace = ws > 0 ? Alloc(ws) : nullptr;
     std::vector<float> sums;
     static volatile float sink = 0;
+    const auto run = [&](int64_t) {
+      if (backward) {
+        aclnnNLLLossBackward(workspace, ws, ex, stream);
+      } else {
+        aclnnNLLLoss(workspace, ws, ex, stream);
+      }
+      aclrtSynchronizeStream(stream);
+    };
     AlternatingMedians(
-        [&](int64_t) {
-          if (backward) {
-            aclnnNLLLossBackward(workspace, ws, ex, stream);
-          } else {
-            aclnnNLLLoss(workspace, ws, ex, stream);
-          }
-          aclrtSynchronizeStream(stream);
-        },
-        [&](int64_t) { sink = sink + StreamPass(stream_buf, stream_bytes, &sums); }, pairs, seconds,
-        &r.ours, &r.stream, &r.fraction);
+        run, [&](int64_t) { sink = sink + StreamPass(stream_buf, stream_bytes, &sums); }, pairs,
+        seconds, &r.ours, &r.stream, &r.fraction);
+    r.repeated = RepeatedMedian(run, pairs, seconds);
     if (workspace != nullptr) aclrtFree(workspace);
     aclrtFree(stream_buf);
   } else {
@@ -149,8 +154,8 @@ int main(int argc, char** argv) {
       openaclnn::cpu::NumThreads(), openaclnn::cpu::ActiveIsa().c_str(), torch.Describe());
   std::printf(
       "| rows x classes | dtype | direction | openaclnn ms | GB/s | stream GB/s | of stream | "
-      "PyTorch ms | PyTorch / ours |\n");
-  std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|\n");
+      "openaclnn ms back to back | PyTorch ms | PyTorch / ours |\n");
+  std::printf("|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
   std::vector<double> fractions;
   for (int si : shapes) {
     for (aclDataType dt : {ACL_FLOAT, ACL_BF16}) {
@@ -160,13 +165,14 @@ int main(int argc, char** argv) {
         if (r.ours <= 0) continue;
         fractions.push_back(r.fraction);
         const char* dname = dt == ACL_BF16 ? "bf16" : "f32";
-        const auto torch_cells =
-            torch.Cells(std::to_string(si) + "/" + dname + (backward ? "_bwd" : "_fwd"), r.ours);
-        std::printf("| %lld x %lld | %s | %s | %.3f | %.1f | %.1f | %.0f %% | %s | %s |\n",
+        const auto torch_cells = torch.Cells(
+            std::to_string(si) + "/" + dname + (backward ? "_bwd" : "_fwd"), r.repeated);
+        std::printf("| %lld x %lld | %s | %s | %.3f | %.1f | %.1f | %.0f %% | %.3f | %s | %s |\n",
                     static_cast<long long>(s.rows), static_cast<long long>(s.classes),
                     dt == ACL_BF16 ? "BF16" : "FLOAT", backward ? "backward" : "forward",
                     r.ours * 1e3, r.bytes / r.ours / 1e9, r.bytes / r.stream / 1e9,
-                    100.0 * r.fraction, torch_cells.ms.c_str(), torch_cells.ratio.c_str());
+                    100.0 * r.fraction, r.repeated * 1e3, torch_cells.ms.c_str(),
+                    torch_cells.ratio.c_str());
         std::fflush(stdout);
       }
     }

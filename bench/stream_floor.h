@@ -58,6 +58,24 @@ inline void AlternatingMedians(const std::function<void(int64_t)>& a,
   *b_over_a = Median(ratio);
 }
 
+// Median seconds of one call of `a`, the calls back to back after two untimed ones, for at least
+// `min_calls` calls and `seconds` in all: the calling pattern of the PyTorch peers
+// (torch_peer.timed), under which operands that fit in the caches stay there between calls. The
+// "PyTorch / ours" columns compare this figure with PyTorch's, so both libraries are timed from the
+// same cache state; the alternating figure above (caches flushed by the stream pass before every
+// call) is the one the bandwidth columns use.
+inline double RepeatedMedian(const std::function<void(int64_t)>& a, int min_calls, double seconds) {
+  for (int64_t i = 0; i < 2; ++i) a(i);
+  std::vector<double> times;
+  const double start = Now();
+  for (int64_t i = 2; static_cast<int>(times.size()) < min_calls || Now() - start < seconds; ++i) {
+    const double t0 = Now();
+    a(i);
+    times.push_back(Now() - t0);
+  }
+  return Median(times);
+}
+
 #if defined(__x86_64__) || defined(__i386__)
 __attribute__((target("avx512f"))) inline float SumBlockAvx512(const float* p, int64_t n) {
   __m512 a0 = _mm512_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
