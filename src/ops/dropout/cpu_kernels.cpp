@@ -14,6 +14,7 @@
 #include "backend/cpu/isa.h"
 #include "backend/cpu/thread_pool.h"
 #include "kernels/cpu/float_runs.h"
+#include "ops/dropout/cpu/keep_bits.h"
 #include "ops/dropout/dropout.h"
 
 namespace openaclnn::dropout::cpu {
@@ -189,19 +190,11 @@ class DoMaskPlan : public Plan {
         for (int64_t i = 0; i < n; ++i)
           buf[i] = LoadAsFloat(self, p_.self.dtype, ElementOffset(p_.self, begin + i));
       }
-      for (int64_t i = 0; i < n; i += 8) {
-        const int64_t j = (begin + i) / 8;
-        const unsigned byte = drop_all ? 0u : mask[mask_contiguous ? j : ElementOffset(p_.mask, j)];
-        const int64_t m = std::min<int64_t>(8, n - i);
-        // Kept: x * scale; dropped: +0 (NaN and infinity included). The select is an AND with
-        // all ones or all zeros of the product's bits: no branch on the random mask bits.
-        for (int64_t k = 0; k < m; ++k) {
-          const float product = buf[i + k] * scale;
-          uint32_t bits;
-          std::memcpy(&bits, &product, sizeof(bits));
-          bits &= 0u - ((byte >> k) & 1u);
-          std::memcpy(&buf[i + k], &bits, sizeof(bits));
-        }
+      if (mask_contiguous && !drop_all) {
+        // Tasks start on a mask byte (kDoMaskElementsPerTask is a multiple of 8).
+        ApplyKeepBits(target_, mask + begin / 8, scale, buf, n);
+      } else {
+        ApplyKeepBitsScalar(mask, mask_contiguous, drop_all, begin, n, scale, buf);
       }
       if (out_contiguous) {
         StoreFloatRun(target_, out_type, buf, n, static_cast<char*>(out) + begin * out_size);
@@ -215,6 +208,16 @@ class DoMaskPlan : public Plan {
   const char* target_name() const override { return target_.name; }
 
  private:
+  // The mask read element by element: a strided mask, or every element dropped (prob 1).
+  void ApplyKeepBitsScalar(const uint8_t* mask, bool mask_contiguous, bool drop_all, int64_t begin,
+                           int64_t n, float scale, float* buf) const {
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t j = (begin + i) / 8;
+      const uint32_t byte = drop_all ? 0u : mask[mask_contiguous ? j : ElementOffset(p_.mask, j)];
+      buf[i] = KeepOrZero(buf[i], scale, byte >> ((begin + i) % 8));
+    }
+  }
+
   const DoMaskProblem p_;
   const KernelTarget target_;
 };
