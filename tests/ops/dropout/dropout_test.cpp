@@ -5,6 +5,8 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
@@ -367,6 +369,43 @@ TEST_F(DropoutTest, DoMaskCraftedValuesAndInPlace) {
   EXPECT_EQ(v[1], 0.0f);
   EXPECT_TRUE(std::isnan(v[2]));
   EXPECT_EQ(v[3], 0.0f);
+}
+
+TEST_F(DropoutTest, DoMaskTheSameBitsOnEverySimdTarget) {
+  // A contiguous mask (the SIMD path: whole vectors of mask bits, then an element tail), FLOAT in
+  // and out, two tasks and an odd tail; specials among the values. Kept elements are the fp32
+  // product x * float(1 / (1 - p)), dropped ones +0, bit for bit.
+  const int64_t n = 2 * 8192 + 8 * 37 + 5;
+  const double prob = 0.3;
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(-3.0f, 3.0f);
+  std::vector<float> x(static_cast<size_t>(n));
+  for (float& v : x) v = u(rng);
+  const float specials[] = {NAN, INFINITY, -INFINITY, -0.0f, 1e-40f, -3e38f};
+  for (size_t i = 0; i < std::size(specials); ++i) x[i * 997 % x.size()] = specials[i];
+  DeviceTensor self({n}, ACL_FLOAT), mask({(n + 127) / 128 * 16}, ACL_UINT8);
+  self.Fill(x);
+  ASSERT_EQ(GenMaskV2({n}, 0.5, 77, 3, ACL_FLOAT, mask.get()), ACLNN_SUCCESS) << RecentError();
+  const std::vector<uint8_t> bits = MaskValues(mask);
+  const float scale = static_cast<float>(1.0 / (1.0 - prob));
+  std::vector<uint32_t> want(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    const float product = x[i] * scale;
+    const bool kept = ((bits[i / 8] >> (i % 8)) & 1) != 0;
+    std::memcpy(&want[i], &product, sizeof(float));
+    if (!kept) want[i] = 0;
+  }
+  for (const std::string& isa : cpu::AvailableIsas()) {
+    SCOPED_TRACE(isa);
+    ASSERT_TRUE(cpu::SetPlanningIsaCap(isa));
+    DeviceTensor out({n}, ACL_FLOAT, TensorLayout().WithNanCanary());
+    ASSERT_EQ(DoMask(self.get(), mask.get(), prob, out.get()), ACLNN_SUCCESS) << RecentError();
+    const std::vector<uint8_t> got = out.Bytes();
+    ASSERT_EQ(got.size(), want.size() * sizeof(uint32_t));
+    EXPECT_EQ(std::memcmp(got.data(), want.data(), got.size()), 0);
+    EXPECT_EQ(out.DamagedCanaries(), 0);
+  }
+  cpu::SetPlanningIsaCap("");
 }
 
 TEST_F(DropoutTest, DoMaskBitwiseForAnyThreadCount) {
