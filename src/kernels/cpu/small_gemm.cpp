@@ -1,6 +1,5 @@
 #include "kernels/cpu/small_gemm.h"
 
-#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <vector>
@@ -39,11 +38,10 @@ void PutOne(float sum, float alpha, bool accumulate, float* c) {
   *c = accumulate ? *c + scaled : scaled;
 }
 
-// Outputs of rows [i0, m) and columns [j0, n), one at a time.
-void ScalarPart(int64_t i0, int64_t m, int64_t j0, int64_t n, int64_t k, float alpha,
-                const StridedFloats& a, const float* b, int64_t ldb, bool accumulate, float* c,
-                int64_t ldc) {
-  for (int64_t i = i0; i < m; ++i) {
+// Outputs of columns [j0, n) in every row, one at a time.
+void ScalarColumns(int64_t m, int64_t j0, int64_t n, int64_t k, float alpha, const StridedFloats& a,
+                   const float* b, int64_t ldb, bool accumulate, float* c, int64_t ldc) {
+  for (int64_t i = 0; i < m; ++i) {
     for (int64_t j = j0; j < n; ++j) {
       PutOne(Chain(k, a.data + i * a.row_step, a.col_step, b + j, ldb), alpha, accumulate,
              c + i * ldc + j);
@@ -137,7 +135,7 @@ void SmallGemmImpl(int64_t m, int64_t n, int64_t k, float alpha, StridedFloats a
     Strip<1>(m, k, a.data, a.row_step, a.col_step, b + j, ldb, alpha, accumulate, c + j, ldc);
   }
 #endif
-  ScalarPart(0, m, j, n, k, alpha, a, b, ldb, accumulate, c, ldc);
+  ScalarColumns(m, j, n, k, alpha, a, b, ldb, accumulate, c, ldc);
 }
 
 }  // namespace openaclnn::cpu::HWY_NAMESPACE
