@@ -27,12 +27,25 @@ HWY_INLINE float LoadOne(const void* p, int64_t i) {
   return hn::GetLane(cv::LoadFloatLanes<E>(d1, p, i));
 }
 
-template <int64_t kCount = kPartials>
-HWY_INLINE void Finish(float* partial, float alpha, bool accumulate, float* y) {
-  for (int64_t s = kCount / 2; s >= 1; s /= 2) {
-    for (int64_t i = 0; i < s; ++i) partial[i] = partial[i] + partial[i + s];
+// Adds v[i + kCount / 2] into v[i], then v[i + kCount / 4], ..., v[1] into v[0], and returns
+// v[0]: the pairwise tree of the numerics, each level one vector add per lane group (every lane
+// is its own fp32 add, so the result does not depend on the vector width).
+template <int64_t kCount>
+HWY_INLINE float PairwiseSum(float* v) {
+  if constexpr (kCount == 1) {
+    return v[0];
+  } else {
+    constexpr int64_t kHalf = kCount / 2;
+    const hn::CappedTag<float, kHalf> d;
+    for (int64_t i = 0; i < kHalf; i += static_cast<int64_t>(hn::Lanes(d))) {
+      hn::StoreU(hn::Add(hn::LoadU(d, v + i), hn::LoadU(d, v + i + kHalf)), d, v + i);
+    }
+    return PairwiseSum<kHalf>(v);
   }
-  const float v = alpha * partial[0];
+}
+
+HWY_INLINE void Finish(float sum, float alpha, bool accumulate, float* y) {
+  const float v = alpha * sum;
   *y = accumulate ? *y + v : v;
 }
 
@@ -70,7 +83,7 @@ void DotRows(int64_t rows, int64_t k, const void* x, const void* b, int64_t ldb,
     for (int64_t p = full; p < k; ++p) {
       partial[r][p - full] = partial[r][p - full] + LoadOne<E>(x, p) * LoadOne<E>(row[r], p);
     }
-    Finish(partial[r], alpha, accumulate, y + j0 + r);
+    Finish(PairwiseSum<kPartials>(partial[r]), alpha, accumulate, y + j0 + r);
   }
 }
 
@@ -130,17 +143,17 @@ void DotRowsBf16(int64_t rows, int64_t k, const void* x, const void* b, int64_t 
     hn::Store(o2, df, odd[2] + g);
     hn::Store(o3, df, odd[3] + g);
   }
+  // The pairwise tree over the 32 partials of the numerics (i + 16 into i, ...) keeps even and
+  // odd partials apart until its last add: it is the tree over the 16 even ones plus the tree
+  // over the 16 odd ones.
   for (int64_t r = 0; r < rows; ++r) {
-    float partial[kBf16Partials];
-    for (int64_t i = 0; i < kBf16Partials / 2; ++i) {
-      partial[2 * i] = even[r][i];
-      partial[2 * i + 1] = odd[r][i];
-    }
     for (int64_t p = full; p < k; ++p) {
-      partial[p - full] = partial[p - full] + LoadOne<ElemType::kBFloat16>(x, p) *
-                                                  LoadOne<ElemType::kBFloat16>(row[r], p);
+      float& partial = (p - full) % 2 == 0 ? even[r][(p - full) / 2] : odd[r][(p - full) / 2];
+      partial =
+          partial + LoadOne<ElemType::kBFloat16>(x, p) * LoadOne<ElemType::kBFloat16>(row[r], p);
     }
-    Finish<kBf16Partials>(partial, alpha, accumulate, y + j0 + r);
+    const float sum_even = PairwiseSum<kBf16Partials / 2>(even[r]);
+    Finish(sum_even + PairwiseSum<kBf16Partials / 2>(odd[r]), alpha, accumulate, y + j0 + r);
   }
 }
 
