@@ -92,7 +92,12 @@ void DotRows(int64_t rows, int64_t k, const void* x, const void* b, int64_t ldb,
 // so the lanes need no shuffles; partial i takes the products p = i, i + 32, ... in order of p.
 constexpr int64_t kBf16Partials = 32;
 
-// DotRows for BFLOAT16 x and B.
+// DotRows for BFLOAT16 x and B. A product of two BFLOAT16 values is exact in fp32 (8-bit
+// significands) unless it leaves fp32's normal range, so a fused multiply-add gives the bits of a
+// product followed by an add: one operation on the FP multiply pipes instead of two (the decode
+// step 1 x 4096 x 1024 on two Zen 4 threads: 0.082-0.088 -> 0.073-0.075 ms, 2026-12-06). Targets
+// without FMA (SSE4, scalar) round the product first, which differs only for products outside the
+// normal range.
 void DotRowsBf16(int64_t rows, int64_t k, const void* x, const void* b, int64_t ldb, int64_t j0,
                  float alpha, bool accumulate, float* y) {
   const hn::CappedTag<uint32_t, kBf16Partials / 2> du;
@@ -125,14 +130,14 @@ void DotRowsBf16(int64_t rows, int64_t k, const void* x, const void* b, int64_t 
       const auto w1 = hn::LoadU(du, pairs(row[1] + p));
       const auto w2 = hn::LoadU(du, pairs(row[2] + p));
       const auto w3 = hn::LoadU(du, pairs(row[3] + p));
-      e0 = hn::Add(e0, hn::Mul(xe, low_of(w0)));
-      o0 = hn::Add(o0, hn::Mul(xo, high_of(w0)));
-      e1 = hn::Add(e1, hn::Mul(xe, low_of(w1)));
-      o1 = hn::Add(o1, hn::Mul(xo, high_of(w1)));
-      e2 = hn::Add(e2, hn::Mul(xe, low_of(w2)));
-      o2 = hn::Add(o2, hn::Mul(xo, high_of(w2)));
-      e3 = hn::Add(e3, hn::Mul(xe, low_of(w3)));
-      o3 = hn::Add(o3, hn::Mul(xo, high_of(w3)));
+      e0 = hn::MulAdd(xe, low_of(w0), e0);
+      o0 = hn::MulAdd(xo, high_of(w0), o0);
+      e1 = hn::MulAdd(xe, low_of(w1), e1);
+      o1 = hn::MulAdd(xo, high_of(w1), o1);
+      e2 = hn::MulAdd(xe, low_of(w2), e2);
+      o2 = hn::MulAdd(xo, high_of(w2), o2);
+      e3 = hn::MulAdd(xe, low_of(w3), e3);
+      o3 = hn::MulAdd(xo, high_of(w3), o3);
     }
     hn::Store(e0, df, even[0] + g);
     hn::Store(e1, df, even[1] + g);
