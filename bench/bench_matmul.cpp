@@ -45,6 +45,10 @@ struct Shape {
   int64_t batch, m, n, k;
   bool b_transposed;          // b is a transposed view of [B, N, K] (weight.t(), q @ k^T, dy W^T)
   bool a_transposed = false;  // a is a transposed view of [K, M] (x^T dy)
+  // kBatch only: which of a (1), b (2) and c (4) are head views as train_transformer_block makes
+  // them: batch item i of a [B, M, K] view at offset i * K with rows B * K apart (the heads of
+  // sequence-major token rows, [S * batch, heads * head_dim]); the others are contiguous.
+  int head_views = 0;
 };
 // The Python script has the same list; --quick runs the first one.
 const Shape kShapes[] = {
@@ -70,6 +74,9 @@ const Shape kShapes[] = {
     {"block: dx = dh W1^T", Kind::kMm, 1, 1024, 256, 1024, true},
     {"block: dh = dy W2^T", Kind::kMm, 1, 1024, 1024, 256, true},
     {"block: scores q @ k^T", Kind::kBatch, 64, 64, 64, 64, true},
+    // The example's own attention products: q, k, v and ctx are head views of [1024, 256].
+    {"block: scores, head views", Kind::kBatch, 64, 64, 64, 64, true, false, 1 | 2},
+    {"block: probs @ v, head views", Kind::kBatch, 64, 64, 64, 64, false, false, 2 | 4},
 };
 
 void* Alloc(size_t bytes) {
@@ -109,11 +116,21 @@ double Measure(const Shape& s, aclDataType dt, aclrtStream stream, int min_calls
   aclnnStatus st = 0;
   aclnnStatus (*phase2)(void*, uint64_t, aclOpExecutor*, aclrtStream) = nullptr;
   if (s.kind == Kind::kBatch) {
-    ta = View({s.batch, s.m, s.k}, {s.m * s.k, s.k, 1}, dt, a, a_n);
+    // A [B, rows, cols] matrix stack, contiguous or as head views (item i at i * cols, rows
+    // B * cols apart); `transposed`: the transpose of such a [B, cols, rows] stack.
+    const auto stack = [&](int bit, int64_t rows, int64_t cols, bool transposed, void* data,
+                           int64_t n) {
+      const int64_t r = transposed ? cols : rows, c = transposed ? rows : cols;
+      std::vector<int64_t> strides = (s.head_views & bit) != 0
+                                         ? std::vector<int64_t>{c, s.batch * c, 1}
+                                         : std::vector<int64_t>{r * c, c, 1};
+      if (transposed) std::swap(strides[1], strides[2]);
+      return View({s.batch, rows, cols}, strides, dt, data, n);
+    };
+    ta = stack(1, s.m, s.k, false, a, a_n);
     // b as [B, K, N]: stored [B, N, K] (k^T) or [B, K, N].
-    tb = s.b_transposed ? View({s.batch, s.k, s.n}, {s.n * s.k, 1, s.k}, dt, b, b_n)
-                        : View({s.batch, s.k, s.n}, {s.k * s.n, s.n, 1}, dt, b, b_n);
-    tc = View({s.batch, s.m, s.n}, {s.m * s.n, s.n, 1}, dt, c, c_n);
+    tb = stack(2, s.k, s.n, s.b_transposed, b, b_n);
+    tc = stack(4, s.m, s.n, false, c, c_n);
     st = aclnnBatchMatMulGetWorkspaceSize(ta, tb, tc, 0, &ws, &ex);
     phase2 = aclnnBatchMatMul;
   } else {

@@ -17,7 +17,9 @@ import torch_peer
 
 torch = torch_peer.import_torch(__file__)
 
-# (kind, batch, m, n, k, b_transposed), in the order of kShapes in bench_matmul.cpp.
+# (kind, batch, m, n, k, b_transposed[, head_views]), in the order of kShapes in bench_matmul.cpp.
+# head_views: which of a (1), b (2) and the result (4) are head views of sequence-major token rows
+# as train_transformer_block makes them (batch item i at offset i * cols, rows batch * cols apart).
 SHAPES = [
     ("linear_bias", 1, 2048, 3072, 1024, True),
     ("linear_bias", 1, 2048, 1024, 1024, True),
@@ -37,20 +39,31 @@ SHAPES = [
     ("mm", 1, 1024, 256, 1024, True),
     ("mm", 1, 1024, 1024, 256, True),
     ("batch", 64, 64, 64, 64, True),
+    ("batch", 64, 64, 64, 64, True, 1 | 2),
+    ("batch", 64, 64, 64, 64, False, 2 | 4),
 ]
 QUICK = [0]
 
 
-def measure(kind, batch, m, n, k, b_transposed, dtype, min_calls, seconds):
+def measure(kind, batch, m, n, k, b_transposed, dtype, min_calls, seconds, head_views=0):
     gen = torch.Generator().manual_seed(1)
 
     def rand(*shape):
         return (torch.rand(shape, generator=gen) * 2 - 1).to(dtype)
 
+    def stack(bit, rows, cols):
+        if head_views & bit:
+            return rand(rows, batch, cols).transpose(0, 1)
+        return rand(batch, rows, cols)
+
     with torch.no_grad():
         if kind == "batch":
-            a = rand(batch, m, k)
-            b = rand(batch, n, k).transpose(1, 2) if b_transposed else rand(batch, k, n)
+            a = stack(1, m, k)
+            b = stack(2, n, k).transpose(1, 2) if b_transposed else stack(2, k, n)
+            if head_views & 4:
+                out = stack(4, m, n)
+                # The result lands in a head view, as the C++ benchmark's does: through a copy.
+                return torch_peer.timed(lambda: out.copy_(torch.bmm(a, b)), min_calls, seconds)
             return torch_peer.timed(lambda: torch.bmm(a, b), min_calls, seconds)
         # mm_at: x.t() of a stored [K, M] x (a weight gradient x^T dy).
         x = rand(k, m).t() if kind == "mm_at" else rand(m, k)
@@ -69,7 +82,7 @@ def main():
     min_calls, seconds = (5, 0.3) if args.quick else (21, 1.5)
     for i in indices:
         for name, dtype in (("f32", torch.float32), ("bf16", torch.bfloat16)):
-            sec = measure(*SHAPES[i], dtype, min_calls, seconds)
+            sec = measure(*SHAPES[i][:6], dtype, min_calls, seconds, *SHAPES[i][6:])
             print(f"{i} {name} {sec:.6e}", flush=True)
 
 
