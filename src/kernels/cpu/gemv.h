@@ -20,9 +20,9 @@ namespace openaclnn::cpu {
 // y[j] sums its products in order of p. Transposed B: y[j] keeps P partial sums (16 for FLOAT, 32
 // for BFLOAT16), partial i taking the products p = i, i + P, i + 2P, ... in order of p, then adds
 // them pairwise (i + P/2 into i, then + P/4, ..., + 1). None of it depends on the vector width.
-// BFLOAT16 products (exact in fp32) are added by fused multiply-adds where the target has them:
-// the same bits as a product and an add, except for products outside fp32's normal range on the
-// targets without FMA (SSE4, scalar).
+// The transposed form's main loop adds BFLOAT16 products (exact in fp32) by fused multiply-adds
+// where the target has them: the same bits as a product and an add, except for products outside
+// fp32's normal range on the targets without FMA (SSE4, scalar).
 void GemvRowMajor(const KernelTarget& target, ElemType type, bool trans_b, int64_t n, int64_t k,
                   float alpha, const void* x, const void* b, int64_t ldb, bool accumulate,
                   float* y);
