@@ -27,9 +27,7 @@
 
 namespace {
 
-using openaclnn::bench::AlternatingMedians;
-using openaclnn::bench::RepeatedMedian;
-using openaclnn::bench::StreamPass;
+using openaclnn::bench::TimeAgainstStream;
 
 const int64_t kSizes[] = {int64_t{1} << 22, int64_t{1} << 24};
 
@@ -79,16 +77,12 @@ Result Measure(int64_t n, aclDataType dt, bool amsgrad, aclrtStream stream, int 
   if (s == 0 && aclSetAclOpExecutorRepeatable(ex) == 0) {
     void* workspace = nullptr;
     if (ws > 0) aclrtMalloc(&workspace, ws, ACL_MEM_MALLOC_HUGE_FIRST);
-    std::vector<float> sums;
-    static volatile float sink = 0;
     const auto run = [&](int64_t) {
       aclnnApplyAdamWV2(workspace, ws, ex, stream);
       aclrtSynchronizeStream(stream);
     };
-    AlternatingMedians(
-        run, [&](int64_t) { sink = sink + StreamPass(sx, in_bytes, &sums, sy, out_bytes); }, pairs,
-        seconds, &r.ours, &r.stream, &r.fraction);
-    r.repeated = RepeatedMedian(run, pairs, seconds);
+    TimeAgainstStream(run, sx, in_bytes, sy, out_bytes, pairs, seconds, &r.ours, &r.stream,
+                      &r.fraction, &r.repeated);
     if (workspace != nullptr) aclrtFree(workspace);
     aclDestroyAclOpExecutor(ex);
   } else {

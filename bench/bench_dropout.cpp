@@ -31,10 +31,8 @@
 
 namespace {
 
-using openaclnn::bench::AlternatingMedians;
 using openaclnn::bench::Median;
-using openaclnn::bench::RepeatedMedian;
-using openaclnn::bench::StreamPass;
+using openaclnn::bench::TimeAgainstStream;
 
 const int64_t kSizes[] = {int64_t{1} << 24, int64_t{1} << 26};
 
@@ -117,18 +115,14 @@ Result Measure(int64_t n, Op op, aclDataType dt, aclrtStream stream, int pairs, 
     plan[0].phase2(plan[0].workspace, plan[0].ws, plan[0].ex, stream);
     aclrtSynchronizeStream(stream);
     const size_t first_timed = gen ? 0 : 1;
-    std::vector<float> sums;
-    static volatile float sink = 0;
     const auto run = [&](int64_t) {
       for (size_t i = first_timed; i < plan.size(); ++i) {
         plan[i].phase2(plan[i].workspace, plan[i].ws, plan[i].ex, stream);
       }
       aclrtSynchronizeStream(stream);
     };
-    AlternatingMedians(
-        run, [&](int64_t) { sink = sink + StreamPass(sx, stream_in, &sums, sy, out_bytes); }, pairs,
-        seconds, &r.ours, &r.stream, &r.fraction);
-    r.repeated = RepeatedMedian(run, pairs, seconds);
+    TimeAgainstStream(run, sx, stream_in, sy, out_bytes, pairs, seconds, &r.ours, &r.stream,
+                      &r.fraction, &r.repeated);
   } else {
     std::fprintf(stderr, "%s: %s\n", OpLabel(op), aclGetRecentErrMsg());
   }

@@ -33,10 +33,8 @@
 
 namespace {
 
-using openaclnn::bench::AlternatingMedians;
 using openaclnn::bench::Median;
-using openaclnn::bench::RepeatedMedian;
-using openaclnn::bench::StreamPass;
+using openaclnn::bench::TimeAgainstStream;
 
 struct Shape {
   int64_t rows, dim, indices;
@@ -94,8 +92,6 @@ Result Measure(const Shape& s, aclDataType dt, bool backward, aclrtStream stream
     void* stream_buf = Alloc(stream_bytes);
     std::memset(stream_buf, 0, stream_bytes);
     void* workspace = ws > 0 ? Alloc(ws) : nullptr;
-    std::vector<float> sums;
-    static volatile float sink = 0;
     const auto run = [&](int64_t) {
       if (backward) {
         aclnnEmbeddingDenseBackward(workspace, ws, ex, stream);
@@ -104,10 +100,8 @@ Result Measure(const Shape& s, aclDataType dt, bool backward, aclrtStream stream
       }
       aclrtSynchronizeStream(stream);
     };
-    AlternatingMedians(
-        run, [&](int64_t) { sink = sink + StreamPass(stream_buf, stream_bytes, &sums); }, pairs,
-        seconds, &r.ours, &r.stream, &r.fraction);
-    r.repeated = RepeatedMedian(run, pairs, seconds);
+    TimeAgainstStream(run, stream_buf, stream_bytes, nullptr, 0, pairs, seconds, &r.ours, &r.stream,
+                      &r.fraction, &r.repeated);
     if (workspace != nullptr) aclrtFree(workspace);
     aclrtFree(stream_buf);
   } else {

@@ -33,10 +33,8 @@
 
 namespace {
 
-using openaclnn::bench::AlternatingMedians;
 using openaclnn::bench::Median;
-using openaclnn::bench::RepeatedMedian;
-using openaclnn::bench::StreamPass;
+using openaclnn::bench::TimeAgainstStream;
 
 // Shapes of the table (bench_gelu.py has the same list): the activation's input for GELU, GLU's
 // self (split along the last dim).
@@ -139,16 +137,12 @@ Result Measure(const std::vector<int64_t>& dims, Op op, aclDataType dt, aclrtStr
   if (s == 0 && aclSetAclOpExecutorRepeatable(ex) == 0) {
     void* workspace = nullptr;
     if (ws > 0) aclrtMalloc(&workspace, ws, ACL_MEM_MALLOC_HUGE_FIRST);
-    std::vector<float> sums;
-    static volatile float sink = 0;
     const auto run = [&](int64_t) {
       phase2(workspace, ws, ex, stream);
       aclrtSynchronizeStream(stream);
     };
-    AlternatingMedians(
-        run, [&](int64_t) { sink = sink + StreamPass(sx, in_bytes, &sums, sy, out_bytes); }, pairs,
-        seconds, &r.ours, &r.stream, &r.fraction);
-    r.repeated = RepeatedMedian(run, pairs, seconds);
+    TimeAgainstStream(run, sx, in_bytes, sy, out_bytes, pairs, seconds, &r.ours, &r.stream,
+                      &r.fraction, &r.repeated);
     if (workspace != nullptr) aclrtFree(workspace);
     aclDestroyAclOpExecutor(ex);
   } else {

@@ -154,4 +154,20 @@ inline float StreamPass(const void* src, size_t in_bytes, std::vector<float>* su
   return (*sums)[0];
 }
 
+// The figures of one operator call `run` in the kit's tables: its median alternated with a stream
+// pass over the same bytes (StreamPass(src, in_bytes, ..., dst, out_bytes)), the pass's median
+// and the median ratio of the two (AlternatingMedians), and its median back to back
+// (RepeatedMedian, the figure the PyTorch columns compare).
+inline void TimeAgainstStream(const std::function<void(int64_t)>& run, const void* src,
+                              size_t in_bytes, void* dst, size_t out_bytes, int pairs,
+                              double seconds, double* ours, double* stream, double* fraction,
+                              double* repeated) {
+  std::vector<float> sums;
+  static volatile float sink = 0;
+  AlternatingMedians(
+      run, [&](int64_t) { sink = sink + StreamPass(src, in_bytes, &sums, dst, out_bytes); }, pairs,
+      seconds, ours, stream, fraction);
+  *repeated = RepeatedMedian(run, pairs, seconds);
+}
+
 }  // namespace openaclnn::bench
