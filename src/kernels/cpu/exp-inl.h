@@ -51,6 +51,13 @@ HWY_INLINE float ExpF(float x) {
   return p * scale;
 }
 
+// e^x, and exactly 0 below -87 (where e^x < 1.7e-38): for the softmax family, where x = a - max
+// <= 0 and -inf entries or -1e9 masks must give 0, as in the float64 reference.
+HWY_INLINE float ExpOrZero(float x) {
+  const float e = ExpF(x);
+  return x < -87.f ? 0.f : e;
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace openaclnn::simd
 HWY_AFTER_NAMESPACE();

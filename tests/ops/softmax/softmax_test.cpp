@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -298,6 +299,63 @@ TEST_F(SoftmaxTest, BitwiseIdenticalForAnyThreadCount) {
       EXPECT_EQ(one, three) << Name(op) << " dim " << dim;
     }
   }
+}
+
+// The outer-dim path (rows across memory, computed side by side in panels) and the row path
+// (contiguous rows) give every row the same operations: the same logical [n, w] values along dim
+// 0, stored row-major (the rows are columns of memory) and column-major (each row contiguous),
+// give the same bits. n crosses the 128- and 256-element blocks of the sums with tails; w covers a
+// padded panel and two panels; -inf entries, -1e9 masks, huge values and a NaN in some rows.
+TEST_F(SoftmaxTest, OuterDimPanelsGiveTheRowPathsBits) {
+  std::mt19937 rng(21);
+  std::uniform_real_distribution<float> u(-6.0f, 6.0f), p(0.0f, 1.0f);
+  int compared = 0;
+  for (Op op : kOps) {
+    for (aclDataType dtype : {ACL_FLOAT, ACL_BF16, ACL_FLOAT16}) {
+      for (int64_t n : {1, 7, 129, 300, 513}) {
+        for (int64_t w : {8, 37, 100}) {
+          std::vector<float> xv(n * w), yv(n * w);
+          for (int64_t i = 0; i < n * w; ++i) {
+            xv[i] = u(rng);
+            // Softmax backward: probabilities; log-softmax backward: log-probabilities <= 0.
+            yv[i] = op == Op::kSoftmaxBackward ? p(rng) : -6.0f * p(rng);
+          }
+          for (int64_t k = 0; k < n; k += 5) {
+            xv[k * w + 1 % w] = -INFINITY;
+            xv[k * w + 2 % w] = -1e9f;
+            yv[k * w + 3 % w] = op == Op::kLogSoftmaxBackward ? -INFINITY : 0.0f;
+          }
+          if (!Backward(op)) {
+            xv[(n / 2) * w + 4 % w] = NAN;
+            xv[(n - 1) * w + 5 % w] = 1e30f;
+          }
+          std::vector<std::vector<float>> results;
+          for (const TensorLayout& layout :
+               {TensorLayout::Contiguous(), TensorLayout::Permuted({1, 0})}) {
+            DeviceTensor x({n, w}, dtype, layout), y({n, w}, dtype, layout);
+            DeviceTensor out({n, w}, dtype, layout);
+            x.Fill(xv);
+            y.Fill(yv);
+            ASSERT_EQ(RunOp(op, x.get(), Backward(op) ? y.get() : nullptr, 0, out.get()),
+                      ACLNN_SUCCESS)
+                << RecentError();
+            results.push_back(out.Values());
+          }
+          for (int64_t i = 0; i < n * w; ++i) {
+            uint32_t a = 0, b = 0;
+            std::memcpy(&a, &results[0][i], 4);
+            std::memcpy(&b, &results[1][i], 4);
+            if (std::isnan(results[0][i]) && std::isnan(results[1][i])) continue;
+            ASSERT_EQ(a, b) << Name(op) << " dtype " << dtype << " n " << n << " w " << w
+                            << " element (" << i / w << ", " << i % w << "): " << results[0][i]
+                            << " vs " << results[1][i];
+          }
+          ++compared;
+        }
+      }
+    }
+  }
+  EXPECT_EQ(compared, 4 * 3 * 5 * 3);
 }
 
 TEST_F(SoftmaxTest, CraftedExactRows) {

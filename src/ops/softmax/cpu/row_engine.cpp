@@ -9,6 +9,7 @@
 #include "backend/cpu/isa.h"
 #include "backend/cpu/thread_pool.h"
 #include "kernels/cpu/float_runs.h"
+#include "ops/softmax/cpu/column_kernels.h"
 #include "ops/softmax/cpu/row_kernels.h"
 
 namespace openaclnn::softmax::cpu {
@@ -19,6 +20,10 @@ namespace {
 constexpr int64_t kElementsPerTask = 1 << 16;
 // Rows gathered together when the softmax dim is not the innermost one.
 constexpr int64_t kTileColumns = 16;
+// The outer-dim panels: at least this many rows side by side, and at most this many elements a
+// panel (1 MiB of fp32, about a core's L2 cache: wider panels gave no more on Zen 4).
+constexpr int64_t kMinPanelRows = 8;
+constexpr int64_t kPanelElements = 1 << 18;
 
 // Gather of `cols` rows (row c starts col_step elements after row c - 1) into dst[c * n + k], and
 // the scatter back. The element loop walks the columns innermost, so rows of adjacent columns (an
@@ -117,12 +122,89 @@ void ScatterRows(const openaclnn::cpu::KernelTarget& target, void* base, aclData
   }
 }
 
+// Panels of the outer-dim path: up to kMaxPanelRows adjacent rows whose elements are `step` apart
+// and whose neighbours are neighbouring elements, stored as panel[k * w + c] (element k of row c;
+// rows cols..w are zero padding so the kernels run whole vectors). Each k reads or writes one
+// contiguous run of `cols` elements; the run kPrefetchAhead steps ahead is requested first, as the
+// runs usually sit in pages of their own, where the hardware prefetchers do not follow the stride.
+constexpr int64_t kPrefetchAhead = 16;
+
+template <int kWrite, typename E>
+void PrefetchRun(const E* run, int64_t cols) {
+  const char* bytes = reinterpret_cast<const char*>(run);
+  for (int64_t b = 0; b < cols * static_cast<int64_t>(sizeof(E)); b += 64) {
+    __builtin_prefetch(bytes + b, kWrite);
+  }
+}
+
+template <typename E, typename Convert>
+void GatherPanelTyped(float* panel, const E* p, int64_t step, int64_t n, int64_t cols, int64_t w,
+                      Convert convert) {
+  for (int64_t k = 0; k < n; ++k) {
+    const E* src = p + k * step;
+    if (k + kPrefetchAhead < n) PrefetchRun<0>(src + kPrefetchAhead * step, cols);
+    float* row = panel + k * w;
+    for (int64_t c = 0; c < cols; ++c) row[c] = convert(src[c]);
+    for (int64_t c = cols; c < w; ++c) row[c] = 0.f;
+  }
+}
+
+void GatherPanel(float* panel, const void* base, aclDataType dtype, int64_t start, int64_t step,
+                 int64_t n, int64_t cols, int64_t w) {
+  switch (dtype) {
+    case ACL_FLOAT:
+      GatherPanelTyped(panel, static_cast<const float*>(base) + start, step, n, cols, w,
+                       [](float v) { return v; });
+      break;
+    case ACL_BF16:
+      GatherPanelTyped(panel, static_cast<const uint16_t*>(base) + start, step, n, cols, w,
+                       BFloat16ToFloat);
+      break;
+    default:
+      GatherPanelTyped(panel, static_cast<const uint16_t*>(base) + start, step, n, cols, w,
+                       HalfToFloat);
+      break;
+  }
+}
+
+template <typename E, typename Convert>
+void ScatterPanelTyped(E* p, int64_t step, const float* panel, int64_t n, int64_t cols, int64_t w,
+                       Convert convert) {
+  for (int64_t k = 0; k < n; ++k) {
+    E* dst = p + k * step;
+    if (k + kPrefetchAhead < n) PrefetchRun<1>(dst + kPrefetchAhead * step, cols);
+    const float* row = panel + k * w;
+    for (int64_t c = 0; c < cols; ++c) dst[c] = convert(row[c]);
+  }
+}
+
+void ScatterPanel(void* base, aclDataType dtype, int64_t start, int64_t step, const float* panel,
+                  int64_t n, int64_t cols, int64_t w) {
+  switch (dtype) {
+    case ACL_DOUBLE:
+      ScatterPanelTyped(static_cast<double*>(base) + start, step, panel, n, cols, w,
+                        [](float v) { return static_cast<double>(v); });
+      break;
+    case ACL_FLOAT:
+      ScatterPanelTyped(static_cast<float*>(base) + start, step, panel, n, cols, w,
+                        [](float v) { return v; });
+      break;
+    case ACL_BF16:
+      ScatterPanelTyped(static_cast<uint16_t*>(base) + start, step, panel, n, cols, w,
+                        FloatToBFloat16);
+      break;
+    default:
+      ScatterPanelTyped(static_cast<uint16_t*>(base) + start, step, panel, n, cols, w, FloatToHalf);
+      break;
+  }
+}
+
 // Sum of v[0..n) in 8 interleaved partial sums per block of 128 (vectorisable, error growing with
 // the block and not the row), block sums added in double.
 template <typename T, typename F>
 double RowSum(int64_t n, F&& term) {
-  constexpr int kLanes = 8;
-  constexpr int64_t kBlock = 128;
+  constexpr int kLanes = kScalarSumLanes;
+  constexpr int64_t kBlock = kScalarSumBlock;
   double total = 0.0;
   for (int64_t b = 0; b < n; b += kBlock) {
     const int64_t end = std::min(n, b + kBlock);
@@ -211,10 +293,63 @@ class FastPlan : public Plan {
 
   Status Run(const Bindings& bindings, void* /*workspace*/) const override {
     if (p_.x.dtype == ACL_DOUBLE) return RunTyped<double>(bindings);
+    if (UsesPanels()) return RunPanels(bindings);
     return RunTyped<float>(bindings);
   }
 
  private:
+  // The outer-dim path: rows whose elements are apart in memory (dim is not the innermost stored
+  // dim) while neighbouring rows are neighbouring elements in every tensor, with at least
+  // kMinPanelRows of them side by side and rows short enough for a panel of 16 in the budget.
+  bool UsesPanels() const {
+    const int last = view_.outer_rank - 1;
+    if (last < 0 || view_.step[0] == 1 || view_.outer_dims[last] < kMinPanelRows ||
+        view_.n * 16 > kPanelElements) {
+      return false;
+    }
+    for (int set = 0; set < 3; ++set) {
+      if (set == 1 && !IsBackward(p_.kind)) continue;
+      if (view_.outer_strides[set][last] != 1) return false;
+    }
+    return true;
+  }
+
+  // Panels of up to kMaxPanelRows adjacent rows (a multiple of 16, within kPanelElements), as
+  // many per task as make about kElementsPerTask elements: the split depends on the shape only,
+  // and each row is computed alone, so any thread count gives the same bits.
+  Status RunPanels(const Bindings& bindings) const {
+    const bool backward = IsBackward(p_.kind);
+    const void* x = p_.x.First(bindings.inputs[backward ? kGradOutput : kSelf]);
+    const void* y = backward ? p_.y.First(bindings.inputs[kOutput]) : nullptr;
+    void* out = p_.out.First(bindings.outputs[kOut]);
+    const int64_t n = view_.n;
+    const int64_t side = view_.outer_dims[view_.outer_rank - 1];
+    const int64_t width =
+        std::min<int64_t>(kMaxPanelRows, std::max<int64_t>(16, kPanelElements / n / 16 * 16));
+    const int64_t panels_per_group = (side + width - 1) / width;
+    const int64_t panels = view_.rows / side * panels_per_group;
+    const int64_t per_task = std::max<int64_t>(1, kElementsPerTask / (n * width));
+    const int64_t tasks = (panels + per_task - 1) / per_task;
+    openaclnn::cpu::ParallelFor(tasks, [&](int64_t task) {
+      const size_t size = static_cast<size_t>(n * width);
+      std::vector<float> a(size), b(backward ? size : 0);
+      const int64_t end = std::min(panels, (task + 1) * per_task);
+      for (int64_t panel = task * per_task; panel < end; ++panel) {
+        const int64_t first = panel % panels_per_group * width;
+        const int64_t r = panel / panels_per_group * side + first;
+        const int64_t cols = std::min(width, side - first);
+        const int64_t w = (cols + 15) / 16 * 16;
+        int64_t start[3];
+        view_.RowStart(r, start);
+        GatherPanel(a.data(), x, p_.x.dtype, start[0], view_.step[0], n, cols, w);
+        if (backward) GatherPanel(b.data(), y, p_.y.dtype, start[1], view_.step[1], n, cols, w);
+        RunColumnPanel(target_, p_.kind, n, w, a.data(), b.data());
+        ScatterPanel(out, p_.out.dtype, start[2], view_.step[2], a.data(), n, cols, w);
+      }
+    });
+    return Status::Ok();
+  }
+
   template <typename T>
   Status RunTyped(const Bindings& bindings) const {
     const bool backward = IsBackward(p_.kind);

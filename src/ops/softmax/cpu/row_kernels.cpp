@@ -32,19 +32,12 @@ float RowMaxImpl(const float* a, int64_t n) {
   return nan ? NAN : r;
 }
 
-// Elements per block whose partial sums are flushed into the double total.
-constexpr int64_t kBlock = 256;
-// Partial sums per block, whatever the vector width: element i of a block goes to partial
-// i mod 16, and the 16 are added pairwise (8 into 0..7, then 4, 2, 1). With the exponential below
-// this gives the same bits on every SIMD target.
-constexpr int64_t kPartials = 16;
+// The partial sums (kExpSumBlock, kExpSumPartials in row_kernels.h) do not depend on the vector
+// width; with the exponential below this gives the same bits on every SIMD target.
+constexpr int64_t kBlock = kExpSumBlock;
+constexpr int64_t kPartials = kExpSumPartials;
 
-// e^x for x = a[i] - m <= 0, and exactly 0 below -87 (where e^x < 1.7e-38: -inf entries and
-// -1e9 masks give 0, as in the float64 reference).
-HWY_INLINE float ExpShifted(float x) {
-  const float e = simd::HWY_NAMESPACE::ExpF(x);
-  return x < -87.f ? 0.f : e;
-}
+using simd::HWY_NAMESPACE::ExpOrZero;
 
 template <bool kStore>
 double ExpSum(float* a, int64_t n, float m) {
@@ -55,13 +48,13 @@ double ExpSum(float* a, int64_t n, float m) {
     int64_t i = b;
     for (; i + kPartials <= end; i += kPartials) {
       for (int64_t j = 0; j < kPartials; ++j) {
-        const float e = ExpShifted(a[i + j] - m);
+        const float e = ExpOrZero(a[i + j] - m);
         if (kStore) a[i + j] = e;
         acc[j] += e;
       }
     }
     for (int64_t j = 0; i + j < end; ++j) {
-      const float e = ExpShifted(a[i + j] - m);
+      const float e = ExpOrZero(a[i + j] - m);
       if (kStore) a[i + j] = e;
       acc[j] += e;
     }
@@ -90,7 +83,7 @@ void RowAffineImpl(float* a, int64_t n, float scale, float shift) {
 
 // The product and the difference rounded separately (no FMA), the same on every target.
 void RowSubExpScaledImpl(float* a, const float* b, int64_t n, float s) {
-  for (int64_t i = 0; i < n; ++i) a[i] = a[i] - ExpShifted(b[i]) * s;
+  for (int64_t i = 0; i < n; ++i) a[i] = a[i] - ExpOrZero(b[i]) * s;
 }
 
 }  // namespace openaclnn::softmax::cpu::HWY_NAMESPACE

@@ -8,6 +8,18 @@
 
 namespace openaclnn::softmax::cpu {
 
+// The summation orders, shared by the row kernels, the engine's scalar sums and the panel kernels
+// (column_kernels.h) so that a row gets the same bits on every path. RowExpSum: within blocks of
+// kExpSumBlock elements, element i goes to partial sum i mod kExpSumPartials; the partials are
+// added pairwise (8 into 0..7, then 4, 2, 1) and the block sums in double. The engine's scalar
+// sums (the backward rows): within blocks of kScalarSumBlock, kScalarSumLanes interleaved partial
+// sums over the whole groups, the rest of the block into the first; the partials added in order,
+// the block sums in double.
+constexpr int64_t kExpSumBlock = 256;
+constexpr int64_t kExpSumPartials = 16;
+constexpr int64_t kScalarSumBlock = 128;
+constexpr int kScalarSumLanes = 8;
+
 // Largest element of a[0..n) (NaN if any is NaN).
 float RowMax(const openaclnn::cpu::KernelTarget& target, const float* a, int64_t n);
 // Sum of exp(a[i] - m); when `store`, a[i] becomes exp(a[i] - m). Within blocks of 256, 16
