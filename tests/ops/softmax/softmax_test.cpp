@@ -301,61 +301,85 @@ TEST_F(SoftmaxTest, BitwiseIdenticalForAnyThreadCount) {
   }
 }
 
-// The outer-dim path (rows across memory, computed side by side in panels) and the row path
-// (contiguous rows) give every row the same operations: the same logical [n, w] values along dim
-// 0, stored row-major (the rows are columns of memory) and column-major (each row contiguous),
-// give the same bits. n crosses the 128- and 256-element blocks of the sums with tails; w covers a
-// padded panel and two panels; -inf entries, -1e9 masks, huge values and a NaN in some rows.
-TEST_F(SoftmaxTest, OuterDimPanelsGiveTheRowPathsBits) {
+// Every path gives a row the same operations in the same order, so the same bits: the same
+// logical rows of n elements, w of them, computed (a) as an outer-dim softmax (a row-major [n, w]
+// along dim 0: panels of rows across memory), (b) as contiguous rows ([w, n] along dim 1: panels
+// with a transposing copy when the rows are short, the row path otherwise) and (c) on the row
+// path ([w, 1, n] along dim 2: one row per outer group, too few side by side for a panel). n
+// crosses the 128- and 256-element blocks of the sums with tails; w covers a padded panel and two
+// panels; -inf entries, -1e9 masks, huge values and a NaN in some rows.
+TEST_F(SoftmaxTest, PanelAndRowPathsGiveTheSameBits) {
   std::mt19937 rng(21);
   std::uniform_real_distribution<float> u(-6.0f, 6.0f), p(0.0f, 1.0f);
   int compared = 0;
   for (Op op : kOps) {
     for (aclDataType dtype : {ACL_FLOAT, ACL_BF16, ACL_FLOAT16}) {
-      for (int64_t n : {1, 7, 129, 300, 513}) {
+      for (int64_t n : {1, 7, 64, 129, 300, 513}) {
         for (int64_t w : {8, 37, 100}) {
+          // Row c, element k at [c * n + k].
           std::vector<float> xv(n * w), yv(n * w);
           for (int64_t i = 0; i < n * w; ++i) {
             xv[i] = u(rng);
             // Softmax backward: probabilities; log-softmax backward: log-probabilities <= 0.
             yv[i] = op == Op::kSoftmaxBackward ? p(rng) : -6.0f * p(rng);
           }
-          for (int64_t k = 0; k < n; k += 5) {
-            xv[k * w + 1 % w] = -INFINITY;
-            xv[k * w + 2 % w] = -1e9f;
-            yv[k * w + 3 % w] = op == Op::kLogSoftmaxBackward ? -INFINITY : 0.0f;
+          for (int64_t c = 0; c < w; c += 3) {
+            xv[c * n + (c + 1) % n] = -INFINITY;
+            xv[c * n + (c + 2) % n] = -1e9f;
+            yv[c * n + (c + 3) % n] = op == Op::kLogSoftmaxBackward ? -INFINITY : 0.0f;
           }
           if (!Backward(op)) {
-            xv[(n / 2) * w + 4 % w] = NAN;
-            xv[(n - 1) * w + 5 % w] = 1e30f;
+            xv[(w / 2) * n + n / 2] = NAN;
+            xv[(w - 1) * n + n - 1] = 1e30f;
           }
+          struct Form {
+            std::vector<int64_t> shape;
+            int64_t dim;
+            bool transposed;  // [n, w]: element (k, c) holds row c's element k
+          };
+          const Form forms[] = {{{n, w}, 0, true}, {{w, n}, 1, false}, {{w, 1, n}, 2, false}};
           std::vector<std::vector<float>> results;
-          for (const TensorLayout& layout :
-               {TensorLayout::Contiguous(), TensorLayout::Permuted({1, 0})}) {
-            DeviceTensor x({n, w}, dtype, layout), y({n, w}, dtype, layout);
-            DeviceTensor out({n, w}, dtype, layout);
-            x.Fill(xv);
-            y.Fill(yv);
-            ASSERT_EQ(RunOp(op, x.get(), Backward(op) ? y.get() : nullptr, 0, out.get()),
+          for (const Form& f : forms) {
+            std::vector<float> xs(n * w), ys(n * w);
+            for (int64_t c = 0; c < w; ++c) {
+              for (int64_t k = 0; k < n; ++k) {
+                const int64_t at = f.transposed ? k * w + c : c * n + k;
+                xs[at] = xv[c * n + k];
+                ys[at] = yv[c * n + k];
+              }
+            }
+            DeviceTensor x(f.shape, dtype), y(f.shape, dtype), out(f.shape, dtype);
+            x.Fill(xs);
+            y.Fill(ys);
+            ASSERT_EQ(RunOp(op, x.get(), Backward(op) ? y.get() : nullptr, f.dim, out.get()),
                       ACLNN_SUCCESS)
                 << RecentError();
-            results.push_back(out.Values());
+            const std::vector<float> got = out.Values();
+            std::vector<float> rows(n * w);
+            for (int64_t c = 0; c < w; ++c) {
+              for (int64_t k = 0; k < n; ++k)
+                rows[c * n + k] = got[f.transposed ? k * w + c : c * n + k];
+            }
+            results.push_back(rows);
           }
-          for (int64_t i = 0; i < n * w; ++i) {
-            uint32_t a = 0, b = 0;
-            std::memcpy(&a, &results[0][i], 4);
-            std::memcpy(&b, &results[1][i], 4);
-            if (std::isnan(results[0][i]) && std::isnan(results[1][i])) continue;
-            ASSERT_EQ(a, b) << Name(op) << " dtype " << dtype << " n " << n << " w " << w
-                            << " element (" << i / w << ", " << i % w << "): " << results[0][i]
-                            << " vs " << results[1][i];
+          for (size_t form = 1; form < results.size(); ++form) {
+            for (int64_t i = 0; i < n * w; ++i) {
+              const float a = results[0][i], b = results[form][i];
+              if (std::isnan(a) && std::isnan(b)) continue;
+              uint32_t abits = 0, bbits = 0;
+              std::memcpy(&abits, &a, 4);
+              std::memcpy(&bbits, &b, 4);
+              ASSERT_EQ(abits, bbits)
+                  << Name(op) << " dtype " << dtype << " n " << n << " w " << w << " form " << form
+                  << " row " << i / n << " element " << i % n << ": " << a << " vs " << b;
+            }
           }
           ++compared;
         }
       }
     }
   }
-  EXPECT_EQ(compared, 4 * 3 * 5 * 3);
+  EXPECT_EQ(compared, 4 * 3 * 6 * 3);
 }
 
 TEST_F(SoftmaxTest, CraftedExactRows) {

@@ -221,15 +221,15 @@ double RowSum(int64_t n, F&& term) {
   return total;
 }
 
-// The fp32 forward rows and the log-softmax gradient on the Highway kernels of the plan's target.
-bool RunRowSimd(const openaclnn::cpu::KernelTarget& target, Kind kind, int64_t n, float* a,
+// An fp32 row of any of the four kinds on the Highway kernels of the plan's target.
+void RunRowSimd(const openaclnn::cpu::KernelTarget& target, Kind kind, int64_t n, float* a,
                 const float* b) {
   switch (kind) {
     case Kind::kSoftmax: {
       const float m = RowMax(target, a, n);
       const float s = static_cast<float>(RowExpSum(target, a, n, m, true));
       RowAffine(target, a, n, 1.0f / s, 0.0f);
-      return true;
+      break;
     }
     case Kind::kLogSoftmax: {
       const float m = RowMax(target, a, n);
@@ -237,18 +237,18 @@ bool RunRowSimd(const openaclnn::cpu::KernelTarget& target, Kind kind, int64_t n
       // (x - max) first: exact for x near max, so equal values give exactly -log(n).
       RowAffine(target, a, n, 1.0f, -m);
       RowAffine(target, a, n, 1.0f, -log_sum);
-      return true;
+      break;
     }
-    case Kind::kLogSoftmaxBackward: {
-      const float s = static_cast<float>(RowSum<float>(n, [&](int64_t i) { return a[i]; }));
-      RowSubExpScaled(target, a, b, n, s);
-      return true;
-    }
-    default:
-      return false;
+    case Kind::kSoftmaxBackward:
+      RowScaledDiff(target, a, b, n, RowScalarOrderSum(target, a, b, n));
+      break;
+    case Kind::kLogSoftmaxBackward:
+      RowSubExpScaled(target, a, b, n, RowScalarOrderSum(target, a, nullptr, n));
+      break;
   }
 }
 
+// A DOUBLE row: the same steps in scalar double.
 template <typename T>
 void RunRow(Kind kind, int64_t n, T* a, const T* b) {
   switch (kind) {
@@ -388,11 +388,11 @@ class FastPlan : public Plan {
         for (int64_t c = 0; c < cols; ++c) {
           T* row = a.data() + c * n;
           const T* grad_row = backward ? b.data() + c * n : nullptr;
-          bool done = false;
-          if constexpr (sizeof(T) == sizeof(float)) {
-            done = RunRowSimd(target_, p_.kind, n, row, grad_row);
+          if constexpr (std::is_same_v<T, float>) {
+            RunRowSimd(target_, p_.kind, n, row, grad_row);
+          } else {
+            RunRow<T>(p_.kind, n, row, grad_row);
           }
-          if (!done) RunRow<T>(p_.kind, n, row, grad_row);
         }
         ScatterRows<T>(target_, out, p_.out.dtype, start[2], view_.step[2], a.data(), n, cols,
                        col_step[2]);

@@ -81,6 +81,37 @@ void RowAffineImpl(float* a, int64_t n, float scale, float shift) {
   for (; i < n; ++i) a[i] = std::fma(a[i], scale, shift);
 }
 
+// Sum of a[i] * b[i] (kProduct) or of a[i] in the engine's scalar order (kScalarSumLanes partials
+// over the whole groups of each kScalarSumBlock block, the rest into partial 0, the partials added
+// in order, block sums in double). The products are rounded before the adds (no FMA).
+template <bool kProduct>
+float ScalarOrderSum(const float* a, const float* b, int64_t n) {
+  double total = 0.0;
+  for (int64_t start = 0; start < n; start += kScalarSumBlock) {
+    const int64_t end = start + kScalarSumBlock < n ? start + kScalarSumBlock : n;
+    float lanes[kScalarSumLanes] = {};
+    int64_t i = start;
+    for (; i + kScalarSumLanes <= end; i += kScalarSumLanes) {
+      for (int l = 0; l < kScalarSumLanes; ++l)
+        lanes[l] += kProduct ? a[i + l] * b[i + l] : a[i + l];
+    }
+    for (; i < end; ++i) lanes[0] += kProduct ? a[i] * b[i] : a[i];
+    float block = 0.f;
+    for (const float lane : lanes) block += lane;
+    total += static_cast<double>(block);
+  }
+  return static_cast<float>(total);
+}
+
+float RowScalarOrderSumImpl(const float* a, const float* b, int64_t n) {
+  return b != nullptr ? ScalarOrderSum<true>(a, b, n) : ScalarOrderSum<false>(a, nullptr, n);
+}
+
+// a[i] = b[i] * (a[i] - s): the softmax gradient from gradOutput a and output b.
+void RowScaledDiffImpl(float* a, const float* b, int64_t n, float s) {
+  for (int64_t i = 0; i < n; ++i) a[i] = b[i] * (a[i] - s);
+}
+
 // The product and the difference rounded separately (no FMA), the same on every target.
 void RowSubExpScaledImpl(float* a, const float* b, int64_t n, float s) {
   for (int64_t i = 0; i < n; ++i) a[i] = a[i] - ExpOrZero(b[i]) * s;
@@ -96,6 +127,8 @@ HWY_EXPORT(RowMaxImpl);
 HWY_EXPORT(RowExpSumImpl);
 HWY_EXPORT(RowAffineImpl);
 HWY_EXPORT(RowSubExpScaledImpl);
+HWY_EXPORT(RowScalarOrderSumImpl);
+HWY_EXPORT(RowScaledDiffImpl);
 
 float RowMax(const openaclnn::cpu::KernelTarget& target, const float* a, int64_t n) {
   return OPENACLNN_DISPATCH(RowMaxImpl, target)(a, n);
@@ -111,6 +144,15 @@ void RowAffine(const openaclnn::cpu::KernelTarget& target, float* a, int64_t n, 
 void RowSubExpScaled(const openaclnn::cpu::KernelTarget& target, float* a, const float* b,
                      int64_t n, float s) {
   OPENACLNN_DISPATCH(RowSubExpScaledImpl, target)(a, b, n, s);
+}
+
+float RowScalarOrderSum(const openaclnn::cpu::KernelTarget& target, const float* a, const float* b,
+                        int64_t n) {
+  return OPENACLNN_DISPATCH(RowScalarOrderSumImpl, target)(a, b, n);
+}
+void RowScaledDiff(const openaclnn::cpu::KernelTarget& target, float* a, const float* b, int64_t n,
+                   float s) {
+  OPENACLNN_DISPATCH(RowScaledDiffImpl, target)(a, b, n, s);
 }
 
 }  // namespace openaclnn::softmax::cpu

@@ -33,4 +33,11 @@ void RowAffine(const openaclnn::cpu::KernelTarget& target, float* a, int64_t n, 
 void RowSubExpScaled(const openaclnn::cpu::KernelTarget& target, float* a, const float* b,
                      int64_t n, float s);
 
+// Sum of a[i] * b[i] (a[i] when b is null) in the engine's scalar order (above), as float.
+float RowScalarOrderSum(const openaclnn::cpu::KernelTarget& target, const float* a, const float* b,
+                        int64_t n);
+// a[i] = b[i] * (a[i] - s).
+void RowScaledDiff(const openaclnn::cpu::KernelTarget& target, float* a, const float* b, int64_t n,
+                   float s);
+
 }  // namespace openaclnn::softmax::cpu
