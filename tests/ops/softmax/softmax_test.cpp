@@ -382,6 +382,34 @@ TEST_F(SoftmaxTest, PanelAndRowPathsGiveTheSameBits) {
   EXPECT_EQ(compared, 4 * 3 * 6 * 3);
 }
 
+// An output that is an input's own view (self, or gradOutput or output for the backward) gets the
+// out-of-place result, bit for bit, on the contiguous FLOAT rows the kernel writes directly.
+TEST_F(SoftmaxTest, OutputAliasingAnInputGetsTheSameBits) {
+  std::mt19937 rng(5);
+  for (Op op : kOps) {
+    for (int aliased = 0; aliased < (Backward(op) ? 2 : 1); ++aliased) {
+      DeviceTensor x({33, 300}, ACL_FLOAT), y({33, 300}, ACL_FLOAT), out({33, 300}, ACL_FLOAT);
+      const std::vector<double> xv = x.FillUniform(&rng, -4.0f, 4.0f);
+      const std::vector<double> yv = op == Op::kLogSoftmaxBackward
+                                         ? y.FillUniform(&rng, -6.0f, 0.0f)
+                                         : y.FillUniform(&rng, 0.0f, 1.0f);
+      ASSERT_EQ(RunOp(op, x.get(), Backward(op) ? y.get() : nullptr, -1, out.get()), ACLNN_SUCCESS)
+          << RecentError();
+      DeviceTensor& target = aliased == 0 ? x : y;
+      ASSERT_EQ(RunOp(op, x.get(), Backward(op) ? y.get() : nullptr, -1, target.get()),
+                ACLNN_SUCCESS)
+          << RecentError();
+      const std::vector<float> want = out.Values(), got = target.Values();
+      for (size_t i = 0; i < want.size(); ++i) {
+        ASSERT_EQ(std::memcmp(&want[i], &got[i], 4), 0)
+            << Name(op) << " aliasing " << (aliased == 0 ? "x" : "y") << " element " << i << ": "
+            << got[i] << " vs " << want[i];
+      }
+      EXPECT_EQ(target.DamagedCanaries(), 0);
+    }
+  }
+}
+
 TEST_F(SoftmaxTest, CraftedExactRows) {
   // Equal values: every softmax element is exactly 1/4, every log-softmax element -log(4).
   DeviceTensor x({2, 4}, ACL_FLOAT), out({2, 4}, ACL_FLOAT);

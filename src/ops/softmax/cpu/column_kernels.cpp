@@ -15,7 +15,7 @@ HWY_BEFORE_NAMESPACE();
 namespace openaclnn::softmax::cpu::HWY_NAMESPACE {
 using simd::HWY_NAMESPACE::ExpOrZero;
 
-// Largest element of each row, NaN for a row holding a NaN (RowMax).
+// Largest element of each row, NaN for a row holding a NaN.
 void PanelMax(const float* a, int64_t n, int64_t w, float* m) {
   float nan[kMaxPanelRows];
   for (int64_t c = 0; c < w; ++c) {
@@ -33,7 +33,7 @@ void PanelMax(const float* a, int64_t n, int64_t w, float* m) {
   for (int64_t c = 0; c < w; ++c) m[c] = nan[c] != 0.f ? NAN : m[c];
 }
 
-// Sum of e^(a - m) per row in RowExpSum's order: within each block of kExpSumBlock elements,
+// Sum of e^(a - m) per row in the row kernel's order: within each block of kExpSumBlock elements,
 // element k goes to partial (k - block start) mod kExpSumPartials, the partials are added pairwise,
 // the block sums in double. With kStore, a becomes e^(a - m).
 template <bool kStore>
@@ -100,7 +100,7 @@ void RunColumnPanelImpl(Kind kind, int64_t n, int64_t w, float* a, const float* 
     case Kind::kSoftmax:
       PanelMax(a, n, w, m);
       PanelExpSum<true>(a, n, w, m, total);
-      // RowAffine(1 / sum, 0): a product rounded once.
+      // e * (1 / sum): a product rounded once.
       for (int64_t c = 0; c < w; ++c) s[c] = 1.0f / static_cast<float>(total[c]);
       for (int64_t k = 0; k < n; ++k) {
         float* row = a + k * w;
@@ -111,7 +111,7 @@ void RunColumnPanelImpl(Kind kind, int64_t n, int64_t w, float* a, const float* 
       PanelMax(a, n, w, m);
       PanelExpSum<false>(a, n, w, m, total);
       for (int64_t c = 0; c < w; ++c) s[c] = std::log(static_cast<float>(total[c]));
-      // RowAffine(1, -max) then RowAffine(1, -log sum): two differences, each rounded once.
+      // (x - max) - log(sum): two differences, each rounded once.
       for (int64_t k = 0; k < n; ++k) {
         float* row = a + k * w;
         for (int64_t c = 0; c < w; ++c) row[c] = (row[c] - m[c]) - s[c];
@@ -127,7 +127,7 @@ void RunColumnPanelImpl(Kind kind, int64_t n, int64_t w, float* a, const float* 
       break;
     case Kind::kLogSoftmaxBackward:
       PanelSum<false>(a, nullptr, n, w, s);
-      // RowSubExpScaled: the product and the difference rounded separately.
+      // The product and the difference rounded separately.
       for (int64_t k = 0; k < n; ++k) {
         float* row = a + k * w;
         const float* y = b + k * w;

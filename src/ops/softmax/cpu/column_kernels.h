@@ -3,7 +3,7 @@
 // outer-dim softmax: the rows' elements are `step` apart and neighbouring rows are neighbouring
 // elements). The panel holds element k of row c at a[k * w + c]; the loops run across the rows,
 // so the compiler vectorises over them. Every row gets exactly the operations, in the order, that
-// the row kernels (row_kernels.cpp) and the engine's sums give it on the row path, so a row has
+// the row kernel (row_kernels.h) gives it on the row path, so a row has
 // the same bits whichever path computes it.
 
 #include <cstdint>

@@ -5,6 +5,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "api/byte_span.h"
 #include "api/elem_type.h"
 #include "backend/cpu/isa.h"
 #include "backend/cpu/thread_pool.h"
@@ -221,36 +222,9 @@ double RowSum(int64_t n, F&& term) {
   return total;
 }
 
-// An fp32 row of any of the four kinds on the Highway kernels of the plan's target.
-void RunRowSimd(const openaclnn::cpu::KernelTarget& target, Kind kind, int64_t n, float* a,
-                const float* b) {
-  switch (kind) {
-    case Kind::kSoftmax: {
-      const float m = RowMax(target, a, n);
-      const float s = static_cast<float>(RowExpSum(target, a, n, m, true));
-      RowAffine(target, a, n, 1.0f / s, 0.0f);
-      break;
-    }
-    case Kind::kLogSoftmax: {
-      const float m = RowMax(target, a, n);
-      const float log_sum = std::log(static_cast<float>(RowExpSum(target, a, n, m, false)));
-      // (x - max) first: exact for x near max, so equal values give exactly -log(n).
-      RowAffine(target, a, n, 1.0f, -m);
-      RowAffine(target, a, n, 1.0f, -log_sum);
-      break;
-    }
-    case Kind::kSoftmaxBackward:
-      RowScaledDiff(target, a, b, n, RowScalarOrderSum(target, a, b, n));
-      break;
-    case Kind::kLogSoftmaxBackward:
-      RowSubExpScaled(target, a, b, n, RowScalarOrderSum(target, a, nullptr, n));
-      break;
-  }
-}
-
 // A DOUBLE row: the same steps in scalar double.
 template <typename T>
-void RunRow(Kind kind, int64_t n, T* a, const T* b) {
+void RunRowDouble(Kind kind, int64_t n, T* a, const T* b) {
   switch (kind) {
     case Kind::kSoftmax:
     case Kind::kLogSoftmax: {
@@ -294,10 +268,49 @@ class FastPlan : public Plan {
   Status Run(const Bindings& bindings, void* /*workspace*/) const override {
     if (p_.x.dtype == ACL_DOUBLE) return RunTyped<double>(bindings);
     if (UsesPanels()) return RunPanels(bindings);
+    if (RowsInPlace(bindings)) return RunInPlace(bindings);
     return RunTyped<float>(bindings);
   }
 
  private:
+  // Contiguous FLOAT rows in every tensor, with an output that shares no byte with an input or is
+  // exactly that input: the row kernel reads and writes the tensors themselves, no row buffer.
+  bool RowsInPlace(const Bindings& bindings) const {
+    const bool backward = IsBackward(p_.kind);
+    const void* out_base = bindings.outputs[kOut];
+    const auto fits = [&](const TensorDesc& in, const void* in_base, int set) {
+      if (in.dtype != ACL_FLOAT || view_.step[set] != 1) return false;
+      return !SpansOverlap(p_.out, out_base, in, in_base) ||
+             (in_base == out_base && SameView(in, p_.out));
+    };
+    return p_.out.dtype == ACL_FLOAT && view_.step[2] == 1 &&
+           fits(p_.x, bindings.inputs[backward ? kGradOutput : kSelf], 0) &&
+           (!backward || fits(p_.y, bindings.inputs[kOutput], 1));
+  }
+
+  // The same rows per task as RunTyped, each computed alone by the same kernel: the same bits.
+  Status RunInPlace(const Bindings& bindings) const {
+    const bool backward = IsBackward(p_.kind);
+    const float* x =
+        static_cast<const float*>(p_.x.First(bindings.inputs[backward ? kGradOutput : kSelf]));
+    const float* y =
+        backward ? static_cast<const float*>(p_.y.First(bindings.inputs[kOutput])) : nullptr;
+    float* out = static_cast<float*>(p_.out.First(bindings.outputs[kOut]));
+    const int64_t n = view_.n;
+    const int64_t rows_per_task = std::max<int64_t>(1, kElementsPerTask / std::max<int64_t>(n, 1));
+    const int64_t tasks = (view_.rows + rows_per_task - 1) / rows_per_task;
+    openaclnn::cpu::ParallelFor(tasks, [&](int64_t task) {
+      const int64_t end = std::min(view_.rows, (task + 1) * rows_per_task);
+      for (int64_t r = task * rows_per_task; r < end; ++r) {
+        int64_t start[3];
+        view_.RowStart(r, start);
+        RunRow(target_, p_.kind, n, x + start[0], backward ? y + start[1] : nullptr,
+               out + start[2]);
+      }
+    });
+    return Status::Ok();
+  }
+
   // The outer-dim path: rows whose elements are apart in memory (dim is not the innermost stored
   // dim) while neighbouring rows are neighbouring elements in every tensor, with at least
   // kMinPanelRows of them side by side and rows short enough for a panel of 16 in the budget.
@@ -389,9 +402,9 @@ class FastPlan : public Plan {
           T* row = a.data() + c * n;
           const T* grad_row = backward ? b.data() + c * n : nullptr;
           if constexpr (std::is_same_v<T, float>) {
-            RunRowSimd(target_, p_.kind, n, row, grad_row);
+            RunRow(target_, p_.kind, n, row, grad_row, row);
           } else {
-            RunRow<T>(p_.kind, n, row, grad_row);
+            RunRowDouble<T>(p_.kind, n, row, grad_row);
           }
         }
         ScatterRows<T>(target_, out, p_.out.dtype, start[2], view_.step[2], a.data(), n, cols,

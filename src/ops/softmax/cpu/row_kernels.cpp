@@ -13,7 +13,7 @@ HWY_BEFORE_NAMESPACE();
 namespace openaclnn::softmax::cpu::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-float RowMaxImpl(const float* a, int64_t n) {
+HWY_INLINE float RowMax(const float* a, int64_t n) {
   const hn::ScalableTag<float> d;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
   auto m = hn::Set(d, -INFINITY);
@@ -39,8 +39,9 @@ constexpr int64_t kPartials = kExpSumPartials;
 
 using simd::HWY_NAMESPACE::ExpOrZero;
 
+// Sum of e^(x[i] - m); with kStore, out[i] = e^(x[i] - m) (out may be x).
 template <bool kStore>
-double ExpSum(float* a, int64_t n, float m) {
+double ExpSum(const float* x, float* out, int64_t n, float m) {
   double total = 0.0;
   for (int64_t b = 0; b < n; b += kBlock) {
     const int64_t end = b + kBlock < n ? b + kBlock : n;
@@ -48,14 +49,14 @@ double ExpSum(float* a, int64_t n, float m) {
     int64_t i = b;
     for (; i + kPartials <= end; i += kPartials) {
       for (int64_t j = 0; j < kPartials; ++j) {
-        const float e = ExpOrZero(a[i + j] - m);
-        if (kStore) a[i + j] = e;
+        const float e = ExpOrZero(x[i + j] - m);
+        if (kStore) out[i + j] = e;
         acc[j] += e;
       }
     }
     for (int64_t j = 0; i + j < end; ++j) {
-      const float e = ExpOrZero(a[i + j] - m);
-      if (kStore) a[i + j] = e;
+      const float e = ExpOrZero(x[i + j] - m);
+      if (kStore) out[i + j] = e;
       acc[j] += e;
     }
     for (int64_t half = kPartials / 2; half >= 1; half /= 2) {
@@ -66,19 +67,16 @@ double ExpSum(float* a, int64_t n, float m) {
   return total;
 }
 
-double RowExpSumImpl(float* a, int64_t n, float m, bool store) {
-  return store ? ExpSum<true>(a, n, m) : ExpSum<false>(a, n, m);
-}
-
-void RowAffineImpl(float* a, int64_t n, float scale, float shift) {
+// out[i] = x[i] * scale + shift (out may be x).
+HWY_INLINE void Affine(const float* x, float* out, int64_t n, float scale, float shift) {
   const hn::ScalableTag<float> d;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
   const auto vs = hn::Set(d, scale), vt = hn::Set(d, shift);
   int64_t i = 0;
   for (; i + lanes <= n; i += lanes) {
-    hn::StoreU(hn::MulAdd(hn::LoadU(d, a + i), vs, vt), d, a + i);
+    hn::StoreU(hn::MulAdd(hn::LoadU(d, x + i), vs, vt), d, out + i);
   }
-  for (; i < n; ++i) a[i] = std::fma(a[i], scale, shift);
+  for (; i < n; ++i) out[i] = std::fma(x[i], scale, shift);
 }
 
 // Sum of a[i] * b[i] (kProduct) or of a[i] in the engine's scalar order (kScalarSumLanes partials
@@ -103,18 +101,35 @@ float ScalarOrderSum(const float* a, const float* b, int64_t n) {
   return static_cast<float>(total);
 }
 
-float RowScalarOrderSumImpl(const float* a, const float* b, int64_t n) {
-  return b != nullptr ? ScalarOrderSum<true>(a, b, n) : ScalarOrderSum<false>(a, nullptr, n);
-}
-
-// a[i] = b[i] * (a[i] - s): the softmax gradient from gradOutput a and output b.
-void RowScaledDiffImpl(float* a, const float* b, int64_t n, float s) {
-  for (int64_t i = 0; i < n; ++i) a[i] = b[i] * (a[i] - s);
-}
-
-// The product and the difference rounded separately (no FMA), the same on every target.
-void RowSubExpScaledImpl(float* a, const float* b, int64_t n, float s) {
-  for (int64_t i = 0; i < n; ++i) a[i] = a[i] - ExpOrZero(b[i]) * s;
+void RunRowImpl(Kind kind, int64_t n, const float* x, const float* y, float* out) {
+  switch (kind) {
+    case Kind::kSoftmax: {
+      const float m = RowMax(x, n);
+      const float s = static_cast<float>(ExpSum<true>(x, out, n, m));
+      Affine(out, out, n, 1.0f / s, 0.0f);
+      break;
+    }
+    case Kind::kLogSoftmax: {
+      const float m = RowMax(x, n);
+      const float log_sum = std::log(static_cast<float>(ExpSum<false>(x, nullptr, n, m)));
+      // (x - max) first: exact for x near max, so equal values give exactly -log(n).
+      Affine(x, out, n, 1.0f, -m);
+      Affine(out, out, n, 1.0f, -log_sum);
+      break;
+    }
+    case Kind::kSoftmaxBackward: {
+      // out = y * (g - sum(g * y)), g = x the gradient.
+      const float s = ScalarOrderSum<true>(x, y, n);
+      for (int64_t i = 0; i < n; ++i) out[i] = y[i] * (x[i] - s);
+      break;
+    }
+    case Kind::kLogSoftmaxBackward: {
+      // out = g - e^y * sum(g): the product and the difference rounded separately (no FMA).
+      const float s = ScalarOrderSum<false>(x, nullptr, n);
+      for (int64_t i = 0; i < n; ++i) out[i] = x[i] - ExpOrZero(y[i]) * s;
+      break;
+    }
+  }
 }
 
 }  // namespace openaclnn::softmax::cpu::HWY_NAMESPACE
@@ -123,36 +138,11 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 namespace openaclnn::softmax::cpu {
 
-HWY_EXPORT(RowMaxImpl);
-HWY_EXPORT(RowExpSumImpl);
-HWY_EXPORT(RowAffineImpl);
-HWY_EXPORT(RowSubExpScaledImpl);
-HWY_EXPORT(RowScalarOrderSumImpl);
-HWY_EXPORT(RowScaledDiffImpl);
+HWY_EXPORT(RunRowImpl);
 
-float RowMax(const openaclnn::cpu::KernelTarget& target, const float* a, int64_t n) {
-  return OPENACLNN_DISPATCH(RowMaxImpl, target)(a, n);
-}
-double RowExpSum(const openaclnn::cpu::KernelTarget& target, float* a, int64_t n, float m,
-                 bool store) {
-  return OPENACLNN_DISPATCH(RowExpSumImpl, target)(a, n, m, store);
-}
-void RowAffine(const openaclnn::cpu::KernelTarget& target, float* a, int64_t n, float scale,
-               float shift) {
-  OPENACLNN_DISPATCH(RowAffineImpl, target)(a, n, scale, shift);
-}
-void RowSubExpScaled(const openaclnn::cpu::KernelTarget& target, float* a, const float* b,
-                     int64_t n, float s) {
-  OPENACLNN_DISPATCH(RowSubExpScaledImpl, target)(a, b, n, s);
-}
-
-float RowScalarOrderSum(const openaclnn::cpu::KernelTarget& target, const float* a, const float* b,
-                        int64_t n) {
-  return OPENACLNN_DISPATCH(RowScalarOrderSumImpl, target)(a, b, n);
-}
-void RowScaledDiff(const openaclnn::cpu::KernelTarget& target, float* a, const float* b, int64_t n,
-                   float s) {
-  OPENACLNN_DISPATCH(RowScaledDiffImpl, target)(a, b, n, s);
+void RunRow(const openaclnn::cpu::KernelTarget& target, Kind kind, int64_t n, const float* x,
+            const float* y, float* out) {
+  OPENACLNN_DISPATCH(RunRowImpl, target)(kind, n, x, y, out);
 }
 
 }  // namespace openaclnn::softmax::cpu
