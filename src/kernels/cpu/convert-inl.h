@@ -180,6 +180,44 @@ HWY_INLINE void StoreFloatLanes(DF df, hn::Vec<DF> v, void* p, int64_t i = 0) {
   }
 }
 
+// n contiguous elements of a FLOAT, FLOAT16 or BFLOAT16 buffer widened to float (whole vectors,
+// then one element at a time through a vector of one lane's worth: the same conversion).
+template <::openaclnn::ElemType E>
+HWY_INLINE void LoadFloatRunLanes(const void* p, int64_t n, float* dst) {
+  const hn::ScalableTag<float> df;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+  int64_t i = 0;
+  for (; i + lanes <= n; i += lanes) hn::StoreU(LoadFloatLanes<E>(df, p, i), df, dst + i);
+  const hn::CappedTag<float, 1> d1;
+  for (; i < n; ++i) hn::StoreU(LoadFloatLanes<E>(d1, p, i), d1, dst + i);
+}
+
+// n floats stored into a FLOAT, FLOAT16 or BFLOAT16 buffer, each rounded once.
+template <::openaclnn::ElemType E>
+HWY_INLINE void StoreFloatRunLanes(const float* src, int64_t n, void* p) {
+  const hn::ScalableTag<float> df;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(df));
+  int64_t i = 0;
+  for (; i + lanes <= n; i += lanes) StoreFloatLanes<E>(df, hn::LoadU(df, src + i), p, i);
+  const hn::CappedTag<float, 1> d1;
+  for (; i < n; ++i) StoreFloatLanes<E>(d1, hn::LoadU(d1, src + i), p, i);
+}
+
+// The same for a type chosen at run time (kFloat32, kFloat16 or kBFloat16).
+HWY_INLINE void LoadFloatRunOf(::openaclnn::ElemType type, const void* p, int64_t n, float* dst) {
+  using ::openaclnn::ElemType;
+  if (type == ElemType::kFloat16) return LoadFloatRunLanes<ElemType::kFloat16>(p, n, dst);
+  if (type == ElemType::kBFloat16) return LoadFloatRunLanes<ElemType::kBFloat16>(p, n, dst);
+  LoadFloatRunLanes<ElemType::kFloat32>(p, n, dst);
+}
+
+HWY_INLINE void StoreFloatRunOf(::openaclnn::ElemType type, const float* src, int64_t n, void* p) {
+  using ::openaclnn::ElemType;
+  if (type == ElemType::kFloat16) return StoreFloatRunLanes<ElemType::kFloat16>(src, n, p);
+  if (type == ElemType::kBFloat16) return StoreFloatRunLanes<ElemType::kBFloat16>(src, n, p);
+  StoreFloatRunLanes<ElemType::kFloat32>(src, n, p);
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace openaclnn::simd
 HWY_AFTER_NAMESPACE();

@@ -268,44 +268,65 @@ class FastPlan : public Plan {
   Status Run(const Bindings& bindings, void* /*workspace*/) const override {
     if (p_.x.dtype == ACL_DOUBLE) return RunTyped<double>(bindings);
     if (UsesPanels()) return RunPanels(bindings);
-    if (RowsInPlace(bindings)) return RunInPlace(bindings);
+    if (ContiguousRows()) return RunContiguousRows(bindings);
     return RunTyped<float>(bindings);
   }
 
  private:
-  // Contiguous FLOAT rows in every tensor, with an output that shares no byte with an input or is
-  // exactly that input: the row kernel reads and writes the tensors themselves, no row buffer.
-  bool RowsInPlace(const Bindings& bindings) const {
+  // Contiguous rows in every tensor (FLOAT, FLOAT16 or BFLOAT16): one row kernel call a row.
+  bool ContiguousRows() const {
+    const bool backward = IsBackward(p_.kind);
+    return view_.step[0] == 1 && view_.step[2] == 1 && p_.out.dtype != ACL_DOUBLE &&
+           (!backward || (view_.step[1] == 1 && p_.y.dtype != ACL_DOUBLE));
+  }
+
+  // All FLOAT, with an output that shares no byte with an input or is exactly that input: the
+  // kernel reads and writes the tensors themselves, no row buffer.
+  bool ComputesInPlace(const Bindings& bindings) const {
     const bool backward = IsBackward(p_.kind);
     const void* out_base = bindings.outputs[kOut];
-    const auto fits = [&](const TensorDesc& in, const void* in_base, int set) {
-      if (in.dtype != ACL_FLOAT || view_.step[set] != 1) return false;
+    const auto fits = [&](const TensorDesc& in, const void* in_base) {
+      if (in.dtype != ACL_FLOAT) return false;
       return !SpansOverlap(p_.out, out_base, in, in_base) ||
              (in_base == out_base && SameView(in, p_.out));
     };
-    return p_.out.dtype == ACL_FLOAT && view_.step[2] == 1 &&
-           fits(p_.x, bindings.inputs[backward ? kGradOutput : kSelf], 0) &&
-           (!backward || fits(p_.y, bindings.inputs[kOutput], 1));
+    return p_.out.dtype == ACL_FLOAT &&
+           fits(p_.x, bindings.inputs[backward ? kGradOutput : kSelf]) &&
+           (!backward || fits(p_.y, bindings.inputs[kOutput]));
   }
 
   // The same rows per task as RunTyped, each computed alone by the same kernel: the same bits.
-  Status RunInPlace(const Bindings& bindings) const {
+  // Rows of 16-bit or mixed types are widened into row buffers and rounded back in the same call.
+  Status RunContiguousRows(const Bindings& bindings) const {
     const bool backward = IsBackward(p_.kind);
-    const float* x =
-        static_cast<const float*>(p_.x.First(bindings.inputs[backward ? kGradOutput : kSelf]));
-    const float* y =
-        backward ? static_cast<const float*>(p_.y.First(bindings.inputs[kOutput])) : nullptr;
-    float* out = static_cast<float*>(p_.out.First(bindings.outputs[kOut]));
+    const void* x = p_.x.First(bindings.inputs[backward ? kGradOutput : kSelf]);
+    const void* y = backward ? p_.y.First(bindings.inputs[kOutput]) : nullptr;
+    void* out = p_.out.First(bindings.outputs[kOut]);
+    const bool in_place = ComputesInPlace(bindings);
+    const ElemType x_type = ToElemType(p_.x.dtype), out_type = ToElemType(p_.out.dtype);
+    const ElemType y_type = backward ? ToElemType(p_.y.dtype) : x_type;
+    const int64_t x_size = static_cast<int64_t>(ElemSize(x_type));
+    const int64_t y_size = static_cast<int64_t>(ElemSize(y_type));
+    const int64_t out_size = static_cast<int64_t>(ElemSize(out_type));
     const int64_t n = view_.n;
     const int64_t rows_per_task = std::max<int64_t>(1, kElementsPerTask / std::max<int64_t>(n, 1));
     const int64_t tasks = (view_.rows + rows_per_task - 1) / rows_per_task;
     openaclnn::cpu::ParallelFor(tasks, [&](int64_t task) {
+      std::vector<float> a(in_place ? 0 : n), b(in_place || !backward ? 0 : n), c(in_place ? 0 : n);
       const int64_t end = std::min(view_.rows, (task + 1) * rows_per_task);
       for (int64_t r = task * rows_per_task; r < end; ++r) {
         int64_t start[3];
         view_.RowStart(r, start);
-        RunRow(target_, p_.kind, n, x + start[0], backward ? y + start[1] : nullptr,
-               out + start[2]);
+        const void* x_row = static_cast<const char*>(x) + start[0] * x_size;
+        const void* y_row = backward ? static_cast<const char*>(y) + start[1] * y_size : nullptr;
+        void* out_row = static_cast<char*>(out) + start[2] * out_size;
+        if (in_place) {
+          RunRow(target_, p_.kind, n, static_cast<const float*>(x_row),
+                 static_cast<const float*>(y_row), static_cast<float*>(out_row));
+        } else {
+          RunRowConverted(target_, p_.kind, n, {x_row, x_type, y_row, y_type, out_row, out_type},
+                          a.data(), b.data(), c.data());
+        }
       }
     });
     return Status::Ok();

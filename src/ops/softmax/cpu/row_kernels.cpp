@@ -7,11 +7,13 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 // After highway.h, as Highway asks for its -inl headers.
-#include "kernels/cpu/exp-inl.h"  // NOLINT(build/include_order)
+#include "kernels/cpu/convert-inl.h"  // NOLINT(build/include_order)
+#include "kernels/cpu/exp-inl.h"      // NOLINT(build/include_order)
 
 HWY_BEFORE_NAMESPACE();
 namespace openaclnn::softmax::cpu::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
+namespace cv = ::openaclnn::simd::HWY_NAMESPACE;
 
 HWY_INLINE float RowMax(const float* a, int64_t n) {
   const hn::ScalableTag<float> d;
@@ -41,7 +43,7 @@ using simd::HWY_NAMESPACE::ExpOrZero;
 
 // Sum of e^(x[i] - m); with kStore, out[i] = e^(x[i] - m) (out may be x).
 template <bool kStore>
-double ExpSum(const float* x, float* out, int64_t n, float m) {
+HWY_INLINE double ExpSum(const float* x, float* out, int64_t n, float m) {
   double total = 0.0;
   for (int64_t b = 0; b < n; b += kBlock) {
     const int64_t end = b + kBlock < n ? b + kBlock : n;
@@ -83,7 +85,7 @@ HWY_INLINE void Affine(const float* x, float* out, int64_t n, float scale, float
 // over the whole groups of each kScalarSumBlock block, the rest into partial 0, the partials added
 // in order, block sums in double). The products are rounded before the adds (no FMA).
 template <bool kProduct>
-float ScalarOrderSum(const float* a, const float* b, int64_t n) {
+HWY_INLINE float ScalarOrderSum(const float* a, const float* b, int64_t n) {
   double total = 0.0;
   for (int64_t start = 0; start < n; start += kScalarSumBlock) {
     const int64_t end = start + kScalarSumBlock < n ? start + kScalarSumBlock : n;
@@ -132,6 +134,15 @@ void RunRowImpl(Kind kind, int64_t n, const float* x, const float* y, float* out
   }
 }
 
+// The result goes to its own buffer c: the kernel's loops run vectorised on distinct buffers.
+void RunRowConvertedImpl(Kind kind, int64_t n, const ConvertedRow& row, float* a, float* b,
+                         float* c) {
+  cv::LoadFloatRunOf(row.x_type, row.x, n, a);
+  if (row.y != nullptr) cv::LoadFloatRunOf(row.y_type, row.y, n, b);
+  RunRowImpl(kind, n, a, b, c);
+  cv::StoreFloatRunOf(row.out_type, c, n, row.out);
+}
+
 }  // namespace openaclnn::softmax::cpu::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -139,10 +150,16 @@ HWY_AFTER_NAMESPACE();
 namespace openaclnn::softmax::cpu {
 
 HWY_EXPORT(RunRowImpl);
+HWY_EXPORT(RunRowConvertedImpl);
 
 void RunRow(const openaclnn::cpu::KernelTarget& target, Kind kind, int64_t n, const float* x,
             const float* y, float* out) {
   OPENACLNN_DISPATCH(RunRowImpl, target)(kind, n, x, y, out);
+}
+
+void RunRowConverted(const openaclnn::cpu::KernelTarget& target, Kind kind, int64_t n,
+                     const ConvertedRow& row, float* a, float* b, float* c) {
+  OPENACLNN_DISPATCH(RunRowConvertedImpl, target)(kind, n, row, a, b, c);
 }
 
 }  // namespace openaclnn::softmax::cpu

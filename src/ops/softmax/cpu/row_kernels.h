@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "api/elem_type.h"
 #include "backend/cpu/isa.h"
 #include "ops/softmax/problem.h"
 
@@ -30,5 +31,20 @@ constexpr int kScalarSumLanes = 8;
 // g - e^y * sum, each product and difference rounded separately.
 void RunRow(const openaclnn::cpu::KernelTarget& target, Kind kind, int64_t n, const float* x,
             const float* y, float* out);
+
+// A contiguous row of FLOAT, FLOAT16 or BFLOAT16 elements in each tensor (y null for the forward).
+struct ConvertedRow {
+  const void* x;
+  ElemType x_type;
+  const void* y;
+  ElemType y_type;
+  void* out;
+  ElemType out_type;
+};
+
+// RunRow on a row widened exactly into a (and y into b), n floats each, its result in c rounded
+// once into out: the same bits as gathering, RunRow and scattering, in one call.
+void RunRowConverted(const openaclnn::cpu::KernelTarget& target, Kind kind, int64_t n,
+                     const ConvertedRow& row, float* a, float* b, float* c);
 
 }  // namespace openaclnn::softmax::cpu
