@@ -325,7 +325,7 @@ class FastPlan : public Plan {
                  static_cast<const float*>(y_row), static_cast<float*>(out_row));
         } else {
           RunRowConverted(target_, p_.kind, n, {x_row, x_type, y_row, y_type, out_row, out_type},
-                          a.data(), b.data(), c.data());
+                          a.data(), b.data());
         }
       }
     });

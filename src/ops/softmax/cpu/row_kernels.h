@@ -42,9 +42,9 @@ struct ConvertedRow {
   ElemType out_type;
 };
 
-// RunRow on a row widened exactly into a (and y into b), n floats each, its result in c rounded
+// RunRow on a row widened exactly into a (and y into b), n floats each, computed in a and rounded
 // once into out: the same bits as gathering, RunRow and scattering, in one call.
 void RunRowConverted(const openaclnn::cpu::KernelTarget& target, Kind kind, int64_t n,
-                     const ConvertedRow& row, float* a, float* b, float* c);
+                     const ConvertedRow& row, float* a, float* b);
 
 }  // namespace openaclnn::softmax::cpu
