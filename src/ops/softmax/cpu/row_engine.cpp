@@ -123,6 +123,16 @@ void ScatterRows(const openaclnn::cpu::KernelTarget& target, void* base, aclData
   }
 }
 
+// Per-thread scratch (slot 0 or 1), grown as needed and kept between tasks and calls: a fresh
+// vector per task maps and unmaps pages for rows or panels of 128 KiB and more, every task.
+template <typename T>
+T* ThreadScratch(int slot, size_t count) {
+  thread_local std::vector<T> buffers[2];
+  std::vector<T>& buffer = buffers[slot];
+  if (buffer.size() < count) buffer.resize(count);
+  return buffer.data();
+}
+
 // Panels of the outer-dim path: up to kMaxPanelRows adjacent rows whose elements are `step` apart
 // and whose neighbours are neighbouring elements, stored as panel[k * w + c] (element k of row c;
 // rows cols..w are zero padding so the kernels run whole vectors). Each k reads or writes one
@@ -312,7 +322,8 @@ class FastPlan : public Plan {
     const int64_t rows_per_task = std::max<int64_t>(1, kElementsPerTask / std::max<int64_t>(n, 1));
     const int64_t tasks = (view_.rows + rows_per_task - 1) / rows_per_task;
     openaclnn::cpu::ParallelFor(tasks, [&](int64_t task) {
-      std::vector<float> a(in_place ? 0 : n), b(in_place || !backward ? 0 : n), c(in_place ? 0 : n);
+      float* a = in_place ? nullptr : ThreadScratch<float>(0, n);
+      float* b = in_place || !backward ? nullptr : ThreadScratch<float>(1, n);
       const int64_t end = std::min(view_.rows, (task + 1) * rows_per_task);
       for (int64_t r = task * rows_per_task; r < end; ++r) {
         int64_t start[3];
@@ -324,8 +335,8 @@ class FastPlan : public Plan {
           RunRow(target_, p_.kind, n, static_cast<const float*>(x_row),
                  static_cast<const float*>(y_row), static_cast<float*>(out_row));
         } else {
-          RunRowConverted(target_, p_.kind, n, {x_row, x_type, y_row, y_type, out_row, out_type},
-                          a.data(), b.data());
+          RunRowConverted(target_, p_.kind, n, {x_row, x_type, y_row, y_type, out_row, out_type}, a,
+                          b);
         }
       }
     });
@@ -366,7 +377,8 @@ class FastPlan : public Plan {
     const int64_t tasks = (panels + per_task - 1) / per_task;
     openaclnn::cpu::ParallelFor(tasks, [&](int64_t task) {
       const size_t size = static_cast<size_t>(n * width);
-      std::vector<float> a(size), b(backward ? size : 0);
+      float* a = ThreadScratch<float>(0, size);
+      float* b = backward ? ThreadScratch<float>(1, size) : nullptr;
       const int64_t end = std::min(panels, (task + 1) * per_task);
       for (int64_t panel = task * per_task; panel < end; ++panel) {
         const int64_t first = panel % panels_per_group * width;
@@ -375,10 +387,10 @@ class FastPlan : public Plan {
         const int64_t w = (cols + 15) / 16 * 16;
         int64_t start[3];
         view_.RowStart(r, start);
-        GatherPanel(a.data(), x, p_.x.dtype, start[0], view_.step[0], n, cols, w);
-        if (backward) GatherPanel(b.data(), y, p_.y.dtype, start[1], view_.step[1], n, cols, w);
-        RunColumnPanel(target_, p_.kind, n, w, a.data(), b.data());
-        ScatterPanel(out, p_.out.dtype, start[2], view_.step[2], a.data(), n, cols, w);
+        GatherPanel(a, x, p_.x.dtype, start[0], view_.step[0], n, cols, w);
+        if (backward) GatherPanel(b, y, p_.y.dtype, start[1], view_.step[1], n, cols, w);
+        RunColumnPanel(target_, p_.kind, n, w, a, b);
+        ScatterPanel(out, p_.out.dtype, start[2], view_.step[2], a, n, cols, w);
       }
     });
     return Status::Ok();
@@ -403,7 +415,8 @@ class FastPlan : public Plan {
             : std::max<int64_t>(1, std::min<int64_t>(kTileColumns, kElementsPerTask / n));
     openaclnn::cpu::ParallelFor(tasks, [&](int64_t task) {
       const size_t size = static_cast<size_t>(n * tile);
-      std::vector<T> a(size), b(backward ? size : 0);
+      T* a = ThreadScratch<T>(0, size);
+      T* b = backward ? ThreadScratch<T>(1, size) : nullptr;
       const int64_t end = std::min(view_.rows, (task + 1) * rows_per_task);
       for (int64_t r = task * rows_per_task; r < end;) {
         int64_t cols = std::min(tile, end - r);
@@ -413,22 +426,20 @@ class FastPlan : public Plan {
         const int64_t col_step[3] = {last >= 0 ? view_.outer_strides[0][last] : 0,
                                      last >= 0 ? view_.outer_strides[1][last] : 0,
                                      last >= 0 ? view_.outer_strides[2][last] : 0};
-        GatherRows<T>(target_, a.data(), x, p_.x.dtype, start[0], view_.step[0], n, cols,
-                      col_step[0]);
+        GatherRows<T>(target_, a, x, p_.x.dtype, start[0], view_.step[0], n, cols, col_step[0]);
         if (backward) {
-          GatherRows<T>(target_, b.data(), y, p_.y.dtype, start[1], view_.step[1], n, cols,
-                        col_step[1]);
+          GatherRows<T>(target_, b, y, p_.y.dtype, start[1], view_.step[1], n, cols, col_step[1]);
         }
         for (int64_t c = 0; c < cols; ++c) {
-          T* row = a.data() + c * n;
-          const T* grad_row = backward ? b.data() + c * n : nullptr;
+          T* row = a + c * n;
+          const T* grad_row = backward ? b + c * n : nullptr;
           if constexpr (std::is_same_v<T, float>) {
             RunRow(target_, p_.kind, n, row, grad_row, row);
           } else {
             RunRowDouble<T>(p_.kind, n, row, grad_row);
           }
         }
-        ScatterRows<T>(target_, out, p_.out.dtype, start[2], view_.step[2], a.data(), n, cols,
+        ScatterRows<T>(target_, out, p_.out.dtype, start[2], view_.step[2], a, n, cols,
                        col_step[2]);
         r += cols;
       }
