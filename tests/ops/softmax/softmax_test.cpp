@@ -183,7 +183,7 @@ std::vector<uint8_t> RunCase(const Case& c, uint32_t seed, bool check_reference 
     }
   }
   EXPECT_EQ(out.DamagedCanaries(), 0) << what;
-  const std::vector<uint8_t> bytes = out.Bytes();
+  std::vector<uint8_t> bytes = out.Bytes();
   if (check_reference) {
     setenv("OPENACLNN_FORCE_IMPL", (std::string(Name(c.op)) + "=reference").c_str(), 1);
     DeviceTensor ref(c.shape, c.out_type, c.out_layout);
@@ -202,6 +202,13 @@ std::vector<uint8_t> RunCase(const Case& c, uint32_t seed, bool check_reference 
     }
   }
   return bytes;
+}
+
+// The bits of a float, for bitwise comparisons.
+uint32_t Bits(float v) {
+  uint32_t bits = 0;
+  std::memcpy(&bits, &v, sizeof(bits));
+  return bits;
 }
 
 const Op kOps[] = {Op::kSoftmax, Op::kLogSoftmax, Op::kSoftmaxBackward, Op::kLogSoftmaxBackward};
@@ -366,10 +373,7 @@ TEST_F(SoftmaxTest, PanelAndRowPathsGiveTheSameBits) {
             for (int64_t i = 0; i < n * w; ++i) {
               const float a = results[0][i], b = results[form][i];
               if (std::isnan(a) && std::isnan(b)) continue;
-              uint32_t abits = 0, bbits = 0;
-              std::memcpy(&abits, &a, 4);
-              std::memcpy(&bbits, &b, 4);
-              ASSERT_EQ(abits, bbits)
+              ASSERT_EQ(Bits(a), Bits(b))
                   << Name(op) << " dtype " << dtype << " n " << n << " w " << w << " form " << form
                   << " row " << i / n << " element " << i % n << ": " << a << " vs " << b;
             }
@@ -401,7 +405,7 @@ TEST_F(SoftmaxTest, OutputAliasingAnInputGetsTheSameBits) {
           << RecentError();
       const std::vector<float> want = out.Values(), got = target.Values();
       for (size_t i = 0; i < want.size(); ++i) {
-        ASSERT_EQ(std::memcmp(&want[i], &got[i], 4), 0)
+        ASSERT_EQ(Bits(want[i]), Bits(got[i]))
             << Name(op) << " aliasing " << (aliased == 0 ? "x" : "y") << " element " << i << ": "
             << got[i] << " vs " << want[i];
       }
