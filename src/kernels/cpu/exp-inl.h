@@ -45,7 +45,10 @@ HWY_INLINE float ExpF(float x) {
   p = p * r + 0.5f;
   p = p * r + 1.f;
   p = p * r + 1.f;
-  const int32_t bits = (static_cast<int32_t>(n) + 127) << 23;
+  // A NaN x stays NaN through p; its scale uses n = 0, so neither the conversion nor the shift is
+  // undefined (x86 and Arm both gave a scale of 1 for NaN before: the same bits).
+  const float n_finite = n == n ? n : 0.f;
+  const int32_t bits = (static_cast<int32_t>(n_finite) + 127) << 23;
   float scale;
   std::memcpy(&scale, &bits, 4);
   return p * scale;
