@@ -327,6 +327,17 @@ HWY_NOINLINE void CopyBits(const RunArgs& args, const void* a, void* out, int64_
   std::memcpy(dst + i, src + i, bytes - i);
 }
 
+// Zero bytes written with whole vectors, the tail with memset.
+HWY_NOINLINE void ZeroBytesImpl(void* p, size_t bytes) {
+  const hn::ScalableTag<uint8_t> d8;
+  const size_t lanes = hn::Lanes(d8);
+  const auto zero = hn::Zero(d8);
+  auto* dst = static_cast<uint8_t*>(p);
+  size_t i = 0;
+  for (; i + lanes <= bytes; i += lanes) hn::StoreU(zero, d8, dst + i);
+  std::memset(dst + i, 0, bytes - i);
+}
+
 void RunContiguousImpl(const RunArgs& args, const void* a, float av, const void* b, float bv,
                        void* out, int64_t n) {
   switch (args.op) {
@@ -529,6 +540,7 @@ namespace openaclnn::cpu {
 
 HWY_EXPORT(RunContiguousImpl);
 HWY_EXPORT(TransposeTileImpl);
+HWY_EXPORT(ZeroBytesImpl);
 
 namespace {
 bool IsF32Family(ElemType t) {
@@ -556,6 +568,10 @@ void TransposeTile(const KernelTarget& target, const void* src, int64_t src_stri
                    const void* ahead, int64_t ahead_cols) {
   OPENACLNN_DISPATCH(TransposeTileImpl, target)
   (src, src_stride, dst, dst_stride, rows, cols, esize, stream, ahead, ahead_cols);
+}
+
+void ZeroBytes(const KernelTarget& target, void* p, size_t bytes) {
+  OPENACLNN_DISPATCH(ZeroBytesImpl, target)(p, bytes);
 }
 
 }  // namespace openaclnn::cpu

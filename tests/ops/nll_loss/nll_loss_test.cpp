@@ -365,6 +365,53 @@ TEST_F(NllLossTest, ManyRowsOneGradOutputExactValues) {
   }
 }
 
+TEST_F(NllLossTest, DenseRowsAcrossPiecesExactValues) {
+  // Dense rows with one gradOutput are written as one run of n * c elements in 4 KiB pieces:
+  // rows straddling a piece, rows longer than a piece (2100 classes), targets in a row's first and
+  // last element, ignored rows, several pool chunks, a view that starts off a line and canaries
+  // around it.
+  std::mt19937 rng(47);
+  struct Case {
+    int64_t n, c;
+  };
+  for (const Case cs :
+       {Case{5000, 10}, Case{3000, 3}, Case{2101, 2100}, Case{40000, 1}, Case{700, 97}}) {
+    for (aclDataType dt : {ACL_FLOAT, ACL_BF16}) {
+      DeviceTensor self({cs.n, cs.c}, dt), weight({cs.c}, dt), total({1}, dt), g({}, dt);
+      DeviceTensor target({cs.n}, ACL_INT64);
+      std::vector<double> targets(static_cast<size_t>(cs.n));
+      for (int64_t r = 0; r < cs.n; ++r) {
+        const int64_t pick = static_cast<int64_t>(rng() % 4);
+        const int64_t t = pick == 0   ? 0
+                          : pick == 1 ? cs.c - 1
+                                      : static_cast<int64_t>(rng() % static_cast<uint32_t>(cs.c));
+        targets[r] = r % 7 == 3 ? -100.0 : static_cast<double>(t);
+      }
+      std::vector<float> weights(static_cast<size_t>(cs.c));
+      for (int64_t k = 0; k < cs.c; ++k) weights[k] = static_cast<float>(k % 5 + 1);
+      self.FillUniform(&rng, -2.0f, 0.0f);
+      weight.Fill(weights);
+      target.FillDouble(targets);
+      g.Fill({0.5f});
+      total.Fill({1});
+      DeviceTensor gin({cs.n, cs.c}, dt, 0, /*offset=*/3, /*tail=*/5);
+      ASSERT_EQ(RunBackward(g, self, target, weight, 2, -100, total, gin), ACLNN_SUCCESS)
+          << RecentError();
+      const std::vector<float> got = gin.Values();
+      int64_t wrong = 0;
+      for (int64_t r = 0; r < cs.n; ++r) {
+        for (int64_t k = 0; k < cs.c; ++k) {
+          const float want = targets[r] == static_cast<double>(k) ? -0.5f * weights[k] : 0.0f;
+          wrong +=
+              got[r * cs.c + k] != want || std::signbit(got[r * cs.c + k]) != std::signbit(want);
+        }
+      }
+      EXPECT_EQ(wrong, 0) << DTypeName(dt) << " n " << cs.n << " c " << cs.c;
+      EXPECT_EQ(gin.DamagedCanaries(), 0) << DTypeName(dt) << " n " << cs.n << " c " << cs.c;
+    }
+  }
+}
+
 TEST_F(NllLossTest, OneDimSelfWithZeroDimTarget) {
   DeviceTensor self({4}, ACL_BF16), target({}, ACL_UINT8), weight({4}, ACL_BF16);
   self.Fill({-1, -2, -0.5f, -8});

@@ -7,7 +7,11 @@
 // add the partials in chunk order: the same sums for any thread count.
 //
 // Backward: the out rows in fixed chunks on the pool; each row is zeroed and its target element
-// set to -weight[t] * gradOutput (divided by totalWeight for mean), rounded once.
+// set to -weight[t] * gradOutput (divided by totalWeight for mean), rounded once. Dense rows with
+// one gradOutput (mean and sum, the usual case) are one run of n * c elements, written in pieces
+// that stay in L1: each piece zeroed with vector stores, then the target elements that fall in it
+// set (a row of a few classes is a handful of bytes; zeroing 64 KiB and then going back for the
+// targets, or one memset per row, ran 1.5x slower on 1048576 rows of 10 BFLOAT16 classes).
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -15,6 +19,7 @@
 #include "api/dtype.h"
 #include "backend/cpu/thread_pool.h"
 #include "kernels/cpu/element_convert.h"
+#include "kernels/cpu/pointwise_kernels.h"
 #include "ops/nll_loss/problem.h"
 
 namespace openaclnn::nll_loss::cpu {
@@ -24,6 +29,8 @@ namespace {
 constexpr int64_t kForwardRowsPerChunk = 1 << 13;
 // About this many out elements per chunk of the backward.
 constexpr int64_t kBackwardElementsPerChunk = 1 << 15;
+// Bytes of one piece of the dense one-gradOutput backward (zeroed, then its targets set).
+constexpr int64_t kDensePieceBytes = 4096;
 
 void Store(void* base, aclDataType dtype, int64_t i, double v) {
   StoreFromFloat(base, dtype, i, openaclnn::cpu::NarrowToFloat(v));
@@ -129,7 +136,9 @@ class ForwardPlan : public Plan {
 class BackwardPlan : public Plan {
  public:
   BackwardPlan(const Problem& p, WorkspaceBooking* workspace)
-      : p_(p), target_offset_(workspace->Book(TargetReader::CopyBytes(p))) {}
+      : p_(p),
+        target_offset_(workspace->Book(TargetReader::CopyBytes(p))),
+        isa_(openaclnn::cpu::PlanningTarget()) {}
 
   Status Run(const Bindings& bindings, void* workspace) const override {
     TargetReader target;
@@ -159,24 +168,34 @@ class BackwardPlan : public Plan {
         Store(by_class.data(), p_.out.dtype, t, -w * g);
       }
     }
+    // 0.0 is all zero bits in FLOAT, FLOAT16 and BFLOAT16.
+    const bool dense = p_.class_stride == 1 && p_.row_stride == p_.c;
+    if (dense && !by_class.empty() && (esize == 2 || esize == 4)) {
+      const int64_t elements = p_.n * p_.c;
+      const int64_t piece = kDensePieceBytes / esize;
+      const int64_t per_chunk = std::max<int64_t>(1, kBackwardElementsPerChunk / piece) * piece;
+      openaclnn::cpu::ParallelFor(Chunks(elements, per_chunk), [&](int64_t chunk) {
+        const int64_t end = std::min(elements, (chunk + 1) * per_chunk);
+        for (int64_t begin = chunk * per_chunk; begin < end; begin += piece) {
+          const int64_t piece_end = std::min(end, begin + piece);
+          openaclnn::cpu::ZeroBytes(isa_, out + begin * esize,
+                                    static_cast<size_t>((piece_end - begin) * esize));
+          if (esize == 2) {
+            SetTargets<uint16_t>(out, by_class.data(), target, begin, piece_end);
+          } else {
+            SetTargets<uint32_t>(out, by_class.data(), target, begin, piece_end);
+          }
+        }
+      });
+      return Status::Ok();
+    }
     openaclnn::cpu::ParallelFor(Chunks(p_.n, rows_per_chunk), [&](int64_t chunk) {
       const int64_t begin = chunk * rows_per_chunk;
       const int64_t end = std::min(p_.n, (chunk + 1) * rows_per_chunk);
-      // 0.0 is all zero bits in FLOAT, FLOAT16 and BFLOAT16. Rows that follow each other in
-      // memory are zeroed in one pass (few classes make a row a handful of bytes).
-      const bool dense = p_.class_stride == 1 && p_.row_stride == p_.c;
+      // Rows that follow each other in memory are zeroed in one pass.
       if (dense) {
         std::memset(out + begin * p_.row_stride * esize, 0,
                     static_cast<size_t>((end - begin) * p_.c * esize));
-        // The common case (dense rows, one gradOutput): one typed store per row.
-        if (!by_class.empty() && esize == 2) {
-          SetTargets<uint16_t>(out, by_class.data(), target, begin, end);
-          return;
-        }
-        if (!by_class.empty() && esize == 4) {
-          SetTargets<uint32_t>(out, by_class.data(), target, begin, end);
-          return;
-        }
       }
       for (int64_t r = begin; r < end; ++r) {
         unsigned char* row = out + r * p_.row_stride * esize;
@@ -206,22 +225,25 @@ class BackwardPlan : public Plan {
   }
 
  private:
-  // Dense rows of p_.c elements of type T: element target[r] of row r gets that class's bytes.
+  // Dense rows of p_.c elements of type T: of the elements [begin, end) of the run of all rows,
+  // element target[r] of each row r gets that class's bytes.
   template <class T>
   void SetTargets(unsigned char* out, const unsigned char* by_class, const TargetReader& target,
                   int64_t begin, int64_t end) const {
     T* rows = reinterpret_cast<T*>(out);
-    for (int64_t r = begin; r < end; ++r) {
+    for (int64_t r = begin / p_.c, row_start = r * p_.c; row_start < end; ++r, row_start += p_.c) {
       const int64_t t = target[r];
-      if (t < 0) continue;
+      const int64_t at = row_start + t;
+      if (t < 0 || at < begin || at >= end) continue;
       T v;
       std::memcpy(&v, by_class + t * static_cast<int64_t>(sizeof(T)), sizeof(T));
-      rows[r * p_.c + t] = v;
+      rows[at] = v;
     }
   }
 
   Problem p_;
   size_t target_offset_;
+  openaclnn::cpu::KernelTarget isa_;
 };
 
 }  // namespace
