@@ -120,7 +120,11 @@ class FastPlan : public Plan {
     if (p.c_in > 0) {
       gw_tiles_ = cpu::TileGrid(p.taps, p.c_in, p.c_out, BlockSize(p.c_in, kGwTileRows),
                                 BlockSize(p.c_out, kGwTileCols));
-      gx_tiles_ = cpu::TileGrid(1, rows_x, p.c_in, kGxTileRows, BlockSize(p.c_in, kGxTileCols));
+      // bfloat16 mode: full-width gradInput tiles where Cin allows, for oneDNN's brgemm kernels
+      // (kernels/cpu/gemm.h).
+      const int64_t gx_cols =
+          bf16_ && p.c_in <= cpu::kBf16FullWidthCols ? p.c_in : BlockSize(p.c_in, kGxTileCols);
+      gx_tiles_ = cpu::TileGrid(1, rows_x, p.c_in, kGxTileRows, gx_cols);
     }
   }
 

@@ -42,24 +42,21 @@ constexpr int64_t kTileCols = 512;
 // against 256 x 512 on the 2-core machine (QKV 25 -> 16 ms, MLP down 37 -> 25 ms).
 constexpr int64_t kBf16TileRows = 512;
 constexpr int64_t kBf16TileCols = 512;
-// oneDNN 2.6 runs a bfloat16 product on its brgemm kernels only when A, B and C are dense (each
-// row stride equal to the tile's own width; a transposed A only when the tile has all its rows);
-// any other tile goes to its older gemm:jit kernels, which pack both operands per call. A tile
-// narrower than the output reads B and writes C with the output's row stride, so products of up
-// to kMaxFullWidth columns are cut into full-width row tiles of at most kBf16TileRows *
-// kBf16TileCols elements (rows halved, not below kMinFullWidthRows, towards eight tasks), and a
-// transposed A (x^T of a weight gradient) cut into row tiles is copied row-major first. Wider
-// products keep the 512 x 512 tiles: every full-width tile would pack all of B again. Measured
-// with bench_matmul, BF16, Zen 4, 2 threads, alternating runs (2026-12-06): 1024 x 1024 x 256
-// x W1 + b1 1.35-1.62 -> 1.32-1.45 ms and dy W2^T 1.33-2.64 -> 1.27-1.37 ms; 256 x 1024 x 1024
-// x^T dh 1.39-1.75 -> 1.39-1.59 ms; the training example's BF16 step unchanged within its noise.
-constexpr int64_t kMaxFullWidth = 2 * kBf16TileCols;
+// BF16 products of up to cpu::kBf16FullWidthCols columns run in full-width row tiles of at most
+// kBf16TileRows * kBf16TileCols elements (rows halved, not below kMinFullWidthRows, towards eight
+// tasks), and a transposed A (x^T of a weight gradient) cut into row tiles is copied row-major
+// first, so that oneDNN takes its brgemm kernels (gemm.h). Measured with bench_matmul, BF16, Zen
+// 4, 2 threads, the binaries before and after in alternation (2026-12-06 14:20-14:27): 1024 x 1024
+// x 256 x W1 + b1 1.43-1.47 -> 1.30-1.35 ms, dy W2^T 1.56-2.69 -> 1.26-1.41 ms; 2048 x 1024 x
+// 4096 44.4-46.8 -> 41.3-41.6 ms; every block row at or above PyTorch in both runs after (1.03x
+// and up) against 0.54-0.98x for three of them before; the training example's BF16 step
+// unchanged within its noise.
 constexpr int64_t kMinFullWidthRows = 64;
 constexpr int64_t kMinBf16Tasks = 8;
 
 cpu::TileSteps Bf16TileSteps(const Problem& p) {
   cpu::TileSteps steps = cpu::GemmTileSteps(p.batch, p.m, p.n, p.k, kBf16TileRows, kBf16TileCols);
-  if (steps.cols >= p.n || p.n > kMaxFullWidth) return steps;
+  if (steps.cols >= p.n || p.n > cpu::kBf16FullWidthCols) return steps;
   steps.cols = p.n;
   const int64_t most_rows = (kBf16TileRows * kBf16TileCols / p.n) / 16 * 16;
   steps.rows = std::max(kMinFullWidthRows, std::min(steps.rows, most_rows));
