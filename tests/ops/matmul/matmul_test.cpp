@@ -213,6 +213,67 @@ TEST_F(MatmulTest, TransposedBCopiesMatchTheGolden) {
   }
 }
 
+TEST_F(MatmulTest, Bf16HeadViewsAndWideOutputsMatchGolden) {
+  // BFLOAT16 products whose tiles oneDNN would not read as dense matrices (gemm_plan.cpp packs
+  // their operands, per tile where a tile reads a whole matrix, and writes their tiles through a
+  // dense scratch tile): attention's head views (batch i of a [batch, rows, cols] view at offset
+  // i * cols with rows batch * cols apart) as A, as B read plainly or transposed, and as out;
+  // a B broadcast over the batch; an Addmm whose out is wider than one column tile.
+  std::mt19937 rng(31);
+  const int64_t h = 6, m = 48, k = 40, n = 56;
+  auto head_view = [&](int64_t cols) {
+    return TensorLayout::Explicit({cols, h * cols, 1}).WithNanCanary();
+  };
+  struct Case {
+    const char* what;
+    std::vector<int64_t> b_dims;
+    TensorLayout b_layout;
+  };
+  const Case cases[] = {
+      {"B a head view", {h, k, n}, head_view(n)},
+      // k^T of attention scores: element (i, p, j) of the [h, k, n] view at i * k + j * h * k + p.
+      {"B a transposed head view", {h, k, n}, TensorLayout::Explicit({k, 1, h * k})},
+      {"B broadcast, rows apart", {1, k, n}, TensorLayout::Explicit({0, n + 9, 1}, 3)},
+  };
+  for (const Case& c : cases) {
+    DeviceTensor x({h, m, k}, ACL_BF16, head_view(k)), y(c.b_dims, ACL_BF16, c.b_layout);
+    DeviceTensor o({h, m, n}, ACL_BF16, head_view(n));
+    x.FillUniform(&rng, -1.0f, 1.0f);
+    y.FillUniform(&rng, -1.0f, 1.0f);
+    CallResult r = CallApi(
+        [&](uint64_t* ws, aclOpExecutor** ex) {
+          return aclnnBatchMatMulGetWorkspaceSize(x.get(), y.get(), o.get(), 0, ws, ex);
+        },
+        aclnnBatchMatMul, stream_);
+    ASSERT_EQ(r.phase1, 0) << r.message;
+    ASSERT_EQ(r.phase2, 0) << r.message;
+    ExpectMatches(o, MatmulGolden(Values(x), {h, m, k}, Values(y), c.b_dims), c.what);
+  }
+  // bias + x @ w.t() with 1100 columns: two full column tiles and a narrower last one, written
+  // to a padded out.
+  for (aclDataType out_dtype : {ACL_BF16, ACL_FLOAT}) {
+    DeviceTensor bias({1100}, ACL_FLOAT), x({70, 96}, ACL_BF16);
+    DeviceTensor w({96, 1100}, ACL_BF16, Transposed(2));
+    DeviceTensor out({70, 1100}, out_dtype, TensorLayout::Padded(5).WithNanCanary());
+    bias.FillUniform(&rng, -1.0f, 1.0f);
+    x.FillUniform(&rng, -1.0f, 1.0f);
+    w.FillUniform(&rng, -1.0f, 1.0f);
+    Scalar one(1.0f);
+    CallResult r = CallApi(
+        [&](uint64_t* ws, aclOpExecutor** ex) {
+          return aclnnAddmmGetWorkspaceSize(bias.get(), x.get(), w.get(), one.get(), one.get(),
+                                            out.get(), 0, ws, ex);
+        },
+        aclnnAddmm, stream_);
+    ASSERT_EQ(r.phase1, 0) << r.message;
+    ASSERT_EQ(r.phase2, 0) << r.message;
+    ExpectMatches(out,
+                  AddScaled(MatmulGolden(Values(x), {70, 96}, Values(w), {96, 1100}), {70, 1100},
+                            Values(bias), {1100}, 1.0, 1.0),
+                  std::string("wide addmm out ") + DTypeName(out_dtype));
+  }
+}
+
 TEST_F(MatmulTest, AddmmBroadcastScalarsAndInplace) {
   std::mt19937 rng(9);
   const std::vector<int64_t> self_shapes[] = {{5, 8}, {8}, {1, 8}, {5, 1}, {1, 1}, {1}, {}};

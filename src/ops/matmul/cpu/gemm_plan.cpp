@@ -90,10 +90,18 @@ struct GemmOperand {
   size_t panel = 0;              // workspace offset when packed
   int64_t panel_rows = 0, panel_cols = 0;  // stored matrix when packed
   int64_t own_batches = 0;                 // matrices in the panel
+  bool in_tile = false;  // packed by each tile into a thread-local buffer rather than a panel
   // Element steps of one matrix row / column of X in the stored matrix.
   int64_t RowStep() const { return trans ? 1 : ld; }
   int64_t ColStep() const { return trans ? ld : 1; }
 };
+
+// Whether every full tile reads operand w (A: 0, B: 1) as a dense matrix: each row stride equal
+// to the tile's own width, a transposed A only when the tile has all of A's rows.
+bool Bf16DenseOperand(int w, const GemmOperand& g, const Problem& p, const cpu::TileSteps& steps) {
+  if (w == 0) return g.trans ? steps.rows >= p.m && g.ld == p.m : g.ld == p.k;
+  return g.trans ? g.ld == p.k : steps.cols >= p.n && g.ld == p.n;
+}
 
 // Whether a rows x cols matrix with these strides is one the GEMM reads as it is; sets trans and
 // ld. Single rows and columns take any stride (it is never used).
@@ -145,6 +153,23 @@ class GemmPlan : public Plan {
              cpu::SmallGemmPays(steps.rows, steps.cols, p.k);
     const aclDataType operand_dtype = bf16_ ? ACL_BF16 : ACL_FLOAT;
     const size_t operand_bytes = bf16_ ? sizeof(uint16_t) : sizeof(float);
+    {
+      // The bfloat16 GEMM writes out in its own dtype (FLOAT or BFLOAT16, rounded once) and adds
+      // a row-broadcast bias itself (Addmm's `bias + x @ w`), so no tile goes through a scratch
+      // tile and a second pass.
+      const MatrixOperand& bias = p.bias;
+      const bool bias_row =
+          !p.has_bias ||
+          (p.beta == 1.0f && bias.row_stride == 0 && (bias.col_stride == 1 || p.n == 1) &&
+           (bias.desc.dtype == ACL_FLOAT || bias.desc.dtype == ACL_BF16));
+      bool c_trans = false;
+      int64_t ldc = 0;
+      bf16_out_ = bf16_ && p.m > 1 && !p.defer_stores && !p.round_result_to_half && bias_row &&
+                  (p.c.desc.dtype == ACL_FLOAT || p.c.desc.dtype == ACL_BF16) &&
+                  DirectLayout(p.m, p.n, p.c.row_stride, p.c.col_stride, &c_trans, &ldc) &&
+                  !c_trans;
+      if (bf16_out_) ldc_ = ldc;
+    }
     const MatrixOperand* ops[2] = {&p.a, &p.b};
     for (int w = 0; w < 2; ++w) {
       const MatrixOperand& x = *ops[w];
@@ -157,7 +182,12 @@ class GemmPlan : public Plan {
                                  : w == 1 && !small_ && p.m > 1 &&
                                        (x.rows >= kMinTransposedCopyDepth ||
                                         x.rows * x.cols <= kSmallTransposedCopy));
-      if (g.direct && !g.transposed_copy) continue;
+      // The bfloat16 GEMM also packs an operand whose tiles oneDNN would not see as dense (see
+      // kBf16FullWidthCols): attention's head views, rows of a wider tensor.
+      const bool repack = bf16_ && g.direct && !g.transposed_copy && fits && x.rows > 1 &&
+                          x.cols > 1 && !Bf16DenseOperand(w, g, p, steps) &&
+                          (w == 0 || g.trans || steps.cols >= p.n);
+      if (g.direct && !g.transposed_copy && !repack) continue;
       g.direct = false;
       // Packed in the orientation the source is read along unit stride, except for the
       // transposed copy.
@@ -167,6 +197,10 @@ class GemmPlan : public Plan {
       g.panel_cols = g.trans ? x.rows : x.cols;
       g.ld = std::max<int64_t>(g.panel_cols, 1);
       g.own_batches = x.BatchCount(p.batch_rank);
+      // A repacked operand whose matrices are each read by one tile only (attention's per-head
+      // products) is packed by that tile into its thread's buffer, while it is cache-hot.
+      g.in_tile = repack && bf16_out_ && steps.rows >= p.m && steps.cols >= p.n;
+      if (g.in_tile) continue;
       const int64_t elements = g.own_batches * g.panel_rows * g.panel_cols;
       g.panel = ws->Book(operand_bytes * static_cast<size_t>(std::max<int64_t>(elements, 1)));
       const int64_t total_rows = g.own_batches * g.panel_rows;
@@ -179,18 +213,6 @@ class GemmPlan : public Plan {
     }
     int64_t ldc = 0;
     bool c_trans = false;
-    // The bfloat16 GEMM writes out in its own dtype (FLOAT or BFLOAT16, rounded once) and adds a
-    // row-broadcast bias itself (Addmm's `bias + x @ w`), so no tile goes through a scratch tile
-    // and a second pass.
-    const MatrixOperand& bias = p.bias;
-    const bool bias_row =
-        !p.has_bias ||
-        (p.beta == 1.0f && bias.row_stride == 0 && (bias.col_stride == 1 || p.n == 1) &&
-         (bias.desc.dtype == ACL_FLOAT || bias.desc.dtype == ACL_BF16));
-    bf16_out_ = bf16_ && p.m > 1 && !p.defer_stores && !p.round_result_to_half && bias_row &&
-                (p.c.desc.dtype == ACL_FLOAT || p.c.desc.dtype == ACL_BF16) &&
-                DirectLayout(p.m, p.n, p.c.row_stride, p.c.col_stride, &c_trans, &ldc) && !c_trans;
-    if (bf16_out_) ldc_ = ldc;
     c_direct_ = !bf16_out_ && p.c.desc.dtype == ACL_FLOAT && !p.round_result_to_half &&
                 !p.defer_stores &&
                 DirectLayout(p.m, p.n, p.c.row_stride, p.c.col_stride, &c_trans, &ldc) && !c_trans;
@@ -220,15 +242,21 @@ class GemmPlan : public Plan {
     s.c_dst = p_.c.desc.First(bindings.outputs[0]);
     const void* srcs[2] = {s.a_src, s.b_src};
     for (int w = 0; w < 2; ++w) {
-      s.x[w] = operand_[w].direct
-                   ? srcs[w]
+      s.x[w] = operand_[w].direct ? srcs[w]
+               : operand_[w].in_tile
+                   ? nullptr
                    : WorkspaceBooking::At<unsigned char>(workspace, operand_[w].panel);
     }
     s.c = c_direct_         ? static_cast<float*>(s.c_dst)
           : p_.defer_stores ? WorkspaceBooking::At<float>(workspace, c_panel_)
                             : nullptr;
 
-    cpu::ParallelFor(static_cast<int64_t>(chunks_.size()), [&](int64_t i) { Pack(chunks_[i], s); });
+    cpu::ParallelFor(static_cast<int64_t>(chunks_.size()), [&](int64_t i) {
+      const Chunk& ch = chunks_[i];
+      Pack(ch.which, ch.r0, ch.r1, s,
+           static_cast<unsigned char*>(const_cast<void*>(s.x[ch.which])) +
+               ch.r0 * operand_[ch.which].ld * static_cast<int64_t>(esize()));
+    });
     std::mutex error_mutex;
     Status first_error;
     cpu::ParallelFor(tiles_.count(), [&](int64_t i) {
@@ -258,21 +286,21 @@ class GemmPlan : public Plan {
     float* c;          // what the GEMM writes
   };
 
-  // Converts panel rows [r0, r1) of A or B (dtype, cubeMathType rounding).
-  void Pack(const Chunk& ch, const RunState& s) const {
-    const MatrixOperand& x = ch.which == 0 ? p_.a : p_.b;
-    const GemmOperand& g = operand_[ch.which];
+  // Converts panel rows [r0, r1) of A (which == 0) or B (dtype, cubeMathType rounding) into
+  // `to`, where panel row r0 goes.
+  void Pack(int which, int64_t r0, int64_t r1, const RunState& s, unsigned char* to) const {
+    const MatrixOperand& x = which == 0 ? p_.a : p_.b;
+    const GemmOperand& g = operand_[which];
     if (g.transposed_copy) {
       // A source with unit row stride: op(X)(q + i, j) at src[j * col_stride + i].
       const int64_t es = static_cast<int64_t>(esize());
-      for (int64_t r = ch.r0; r < ch.r1;) {
+      for (int64_t r = r0; r < r1;) {
         const int64_t own = r / g.panel_rows, q = r % g.panel_rows;
-        const int64_t rows = std::min(ch.r1 - r, g.panel_rows - q);
+        const int64_t rows = std::min(r1 - r, g.panel_rows - q);
         const unsigned char* src =
-            static_cast<const unsigned char*>(ch.which == 0 ? s.a_src : s.b_src) +
+            static_cast<const unsigned char*>(which == 0 ? s.a_src : s.b_src) +
             (OwnOffset(x, p_.batch_rank, own) + q) * es;
-        unsigned char* dst =
-            static_cast<unsigned char*>(const_cast<void*>(s.x[ch.which])) + r * g.ld * es;
+        unsigned char* dst = to + (r - r0) * g.ld * es;
         cpu::TransposeTile(target_, src, x.col_stride, dst, g.ld, rows, g.panel_cols, es, false,
                            nullptr, 0);
         r += rows;
@@ -283,13 +311,12 @@ class GemmPlan : public Plan {
     // Along a stored row the source steps by the row stride (transposed) or the column stride.
     const int64_t along = g.trans ? x.row_stride : x.col_stride;
     const int64_t across = g.trans ? x.col_stride : x.row_stride;
-    for (int64_t r = ch.r0; r < ch.r1; ++r) {
+    for (int64_t r = r0; r < r1; ++r) {
       const int64_t own = r / g.panel_rows, q = r % g.panel_rows;
-      const unsigned char* src =
-          static_cast<const unsigned char*>(ch.which == 0 ? s.a_src : s.b_src) +
-          (OwnOffset(x, p_.batch_rank, own) + q * across) * esize;
+      const unsigned char* src = static_cast<const unsigned char*>(which == 0 ? s.a_src : s.b_src) +
+                                 (OwnOffset(x, p_.batch_rank, own) + q * across) * esize;
       if (bf16_) {
-        uint16_t* dst = static_cast<uint16_t*>(const_cast<void*>(s.x[ch.which])) + r * g.ld;
+        uint16_t* dst = reinterpret_cast<uint16_t*>(to) + (r - r0) * g.ld;
         const uint16_t* from = reinterpret_cast<const uint16_t*>(src);
         if (along == 1) {
           std::memcpy(dst, from, sizeof(uint16_t) * g.panel_cols);
@@ -298,7 +325,7 @@ class GemmPlan : public Plan {
         }
         continue;
       }
-      float* dst = static_cast<float*>(const_cast<void*>(s.x[ch.which])) + r * g.ld;
+      float* dst = reinterpret_cast<float*>(to) + (r - r0) * g.ld;
       cpu::LoadRow(target_, src, x.desc.dtype, along, g.panel_cols, dst);
       cpu::RoundRow(target_, p_.rounding, dst, g.panel_cols);
     }
@@ -393,8 +420,22 @@ class GemmPlan : public Plan {
   Status RunBf16OutTile(const cpu::TileGrid::Tile& t, const RunState& s) const {
     const GemmOperand& ga = operand_[0];
     const GemmOperand& gb = operand_[1];
-    const auto* a = static_cast<const uint16_t*>(OperandMatrix(0, s, t.layer));
-    const auto* b = static_cast<const uint16_t*>(OperandMatrix(1, s, t.layer));
+    const uint16_t* x[2];
+    for (int w = 0; w < 2; ++w) {
+      const GemmOperand& g = operand_[w];
+      if (!g.in_tile) {
+        x[w] = static_cast<const uint16_t*>(OperandMatrix(w, s, t.layer));
+        continue;
+      }
+      static thread_local std::vector<uint16_t> packed[2];
+      packed[w].resize(static_cast<size_t>(g.panel_rows * g.panel_cols));
+      const MatrixOperand& op = w == 0 ? p_.a : p_.b;
+      const int64_t r0 = op.OwnBatch(p_.batch_rank, p_.batch_dims.data(), t.layer) * g.panel_rows;
+      Pack(w, r0, r0 + g.panel_rows, s, reinterpret_cast<unsigned char*>(packed[w].data()));
+      x[w] = packed[w].data();
+    }
+    const uint16_t* a = x[0];
+    const uint16_t* b = x[1];
     const int64_t c_size = static_cast<int64_t>(DTypeSize(p_.c.desc.dtype));
     cpu::Bf16GemmOutput out;
     out.c = static_cast<unsigned char*>(s.c_dst) +
@@ -411,9 +452,30 @@ class GemmPlan : public Plan {
       out.bias_type =
           p_.bias.desc.dtype == ACL_BF16 ? cpu::GemmElement::kBf16 : cpu::GemmElement::kFloat;
     }
-    return cpu::Bf16GemmRowMajorTo(ga.trans, gb.trans, t.r1 - t.r0, t.c1 - t.c0, p_.k,
-                                   a + t.r0 * ga.RowStep(), ga.ld, b + t.c0 * gb.ColStep(), gb.ld,
-                                   out);
+    const int64_t rows = t.r1 - t.r0, cols = t.c1 - t.c0;
+    const bool dense_operands =
+        (ga.trans ? ga.ld == rows : ga.ld == p_.k) && (gb.trans ? gb.ld == p_.k : gb.ld == cols);
+    if (ldc_ == cols || !dense_operands) {
+      return cpu::Bf16GemmRowMajorTo(ga.trans, gb.trans, rows, cols, p_.k, a + t.r0 * ga.RowStep(),
+                                     ga.ld, b + t.c0 * gb.ColStep(), gb.ld, out);
+    }
+    // A tile narrower than out (a head view, a column tile) is written densely into this
+    // thread's scratch tile, in out's dtype, and copied into out row by row: oneDNN then runs
+    // the product on its brgemm kernels (kBf16FullWidthCols).
+    static thread_local std::vector<unsigned char> scratch;
+    const size_t row_bytes = static_cast<size_t>(cols * c_size);
+    scratch.resize(row_bytes * static_cast<size_t>(rows));
+    unsigned char* const dst = static_cast<unsigned char*>(out.c);
+    out.c = scratch.data();
+    out.ldc = cols;
+    OPENACLNN_RETURN_IF_ERROR(cpu::Bf16GemmRowMajorTo(ga.trans, gb.trans, rows, cols, p_.k,
+                                                      a + t.r0 * ga.RowStep(), ga.ld,
+                                                      b + t.c0 * gb.ColStep(), gb.ld, out));
+    for (int64_t r = 0; r < rows; ++r) {
+      std::memcpy(dst + r * ldc_ * c_size, scratch.data() + static_cast<size_t>(r) * row_bytes,
+                  row_bytes);
+    }
+    return Status::Ok();
   }
 
   // out rows of the tile = beta * self (self rounded to FLOAT16 under USE_FP16), in fp32.
