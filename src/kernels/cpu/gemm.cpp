@@ -99,24 +99,25 @@ namespace {
 
 // A matmul primitive for one shape and output form, with the scratchpad size it needs
 // (scratchpads are per call, so one primitive runs concurrently on several threads).
-struct Bf16Matmul {
+struct Matmul {
   dnnl::matmul primitive;
   dnnl::memory::desc a, b, c, bias;
   size_t scratchpad_bytes = 0;
 };
 
-struct Bf16Key {
+struct MatmulKey {
+  GemmElement ab_type;  // A's and B's
   bool trans_a, trans_b;
   int64_t m, n, k, lda, ldb, ldc;
   bool accumulate;
   GemmElement c_type;
   int bias;  // -1 none, else the GemmElement of the bias row
-  bool operator<(const Bf16Key& o) const {
-    return std::tie(trans_a, trans_b, m, n, k, lda, ldb, ldc, accumulate, c_type, bias) <
-           std::tie(o.trans_a, o.trans_b, o.m, o.n, o.k, o.lda, o.ldb, o.ldc, o.accumulate,
-                    o.c_type, o.bias);
+  bool operator<(const MatmulKey& o) const {
+    return std::tie(ab_type, trans_a, trans_b, m, n, k, lda, ldb, ldc, accumulate, c_type, bias) <
+           std::tie(o.ab_type, o.trans_a, o.trans_b, o.m, o.n, o.k, o.lda, o.ldb, o.ldc,
+                    o.accumulate, o.c_type, o.bias);
   }
-  bool operator==(const Bf16Key& o) const { return !(*this < o) && !(o < *this); }
+  bool operator==(const MatmulKey& o) const { return !(*this < o) && !(o < *this); }
 };
 
 dnnl::engine& CpuEngine() {
@@ -128,13 +129,13 @@ dnnl::memory::data_type DnnlType(GemmElement e) {
   return e == GemmElement::kBf16 ? dnnl::memory::data_type::bf16 : dnnl::memory::data_type::f32;
 }
 
-std::shared_ptr<const Bf16Matmul> MakeBf16Matmul(const Bf16Key& key) {
+std::shared_ptr<const Matmul> MakeMatmul(const MatmulKey& key) {
   using dnnl::memory;
-  auto made = std::make_shared<Bf16Matmul>();
+  auto made = std::make_shared<Matmul>();
   // Row-major op(A) m x k: element (i, p) at i * lda + p, or at p * lda + i when transposed.
-  made->a = memory::desc({key.m, key.k}, memory::data_type::bf16,
+  made->a = memory::desc({key.m, key.k}, DnnlType(key.ab_type),
                          key.trans_a ? memory::dims{1, key.lda} : memory::dims{key.lda, 1});
-  made->b = memory::desc({key.k, key.n}, memory::data_type::bf16,
+  made->b = memory::desc({key.k, key.n}, DnnlType(key.ab_type),
                          key.trans_b ? memory::dims{1, key.ldb} : memory::dims{key.ldb, 1});
   made->c = memory::desc({key.m, key.n}, DnnlType(key.c_type), memory::dims{key.ldc, 1});
   if (key.bias >= 0) {
@@ -160,23 +161,23 @@ std::shared_ptr<const Bf16Matmul> MakeBf16Matmul(const Bf16Key& key) {
 // Primitives by shape. A plan's tiles have a handful of shapes, and a problem is usually run many
 // times, so creation (hundreds of microseconds) is paid once per shape; the map is bounded. Each
 // thread remembers its last few primitives, so the shared map's lock is not taken per call.
-std::shared_ptr<const Bf16Matmul> Bf16MatmulFor(const Bf16Key& key) {
+std::shared_ptr<const Matmul> MatmulFor(const MatmulKey& key) {
   constexpr int kRecent = 4;
-  thread_local std::pair<Bf16Key, std::shared_ptr<const Bf16Matmul>> recent[kRecent];
+  thread_local std::pair<MatmulKey, std::shared_ptr<const Matmul>> recent[kRecent];
   thread_local int next_slot = 0;
   for (const auto& r : recent) {
     if (r.second && r.first == key) return r.second;
   }
   static std::mutex mutex;
-  static std::map<Bf16Key, std::shared_ptr<const Bf16Matmul>> cache;
-  std::shared_ptr<const Bf16Matmul> found;
+  static std::map<MatmulKey, std::shared_ptr<const Matmul>> cache;
+  std::shared_ptr<const Matmul> found;
   {
     std::lock_guard<std::mutex> lock(mutex);
     auto it = cache.find(key);
     if (it != cache.end()) found = it->second;
   }
   if (!found) {
-    found = MakeBf16Matmul(key);
+    found = MakeMatmul(key);
     std::lock_guard<std::mutex> lock(mutex);
     if (cache.size() >= 256) cache.clear();
     cache.emplace(key, found);
@@ -189,18 +190,17 @@ std::shared_ptr<const Bf16Matmul> Bf16MatmulFor(const Bf16Key& key) {
 // Memory objects of the calling thread, re-pointed at each call's data: creating them costs about
 // as much as running a 64 x 64 x 64 product.
 struct ThreadMemories {
-  const Bf16Matmul* owner = nullptr;
-  std::shared_ptr<const Bf16Matmul> keep;  // keeps `owner` alive while its descs are in use
+  const Matmul* owner = nullptr;
+  std::shared_ptr<const Matmul> keep;  // keeps `owner` alive while its descs are in use
   dnnl::memory a, b, c, bias, scratchpad;
   std::vector<unsigned char> scratchpad_bytes;
   std::unique_ptr<dnnl::stream> stream;
 };
 
-Status RunBf16(const Bf16Key& key, const uint16_t* a, const uint16_t* b, void* c,
-               const void* bias) {
+Status RunMatmul(const MatmulKey& key, const void* a, const void* b, void* c, const void* bias) {
   SingleThreadScope single_thread;
   try {
-    auto mm = Bf16MatmulFor(key);
+    auto mm = MatmulFor(key);
     thread_local ThreadMemories t;
     if (!t.stream) t.stream = std::make_unique<dnnl::stream>(CpuEngine());
     if (t.owner != mm.get()) {
@@ -221,8 +221,8 @@ Status RunBf16(const Bf16Key& key, const uint16_t* a, const uint16_t* b, void* c
       t.owner = mm.get();
       t.keep = mm;
     }
-    t.a.set_data_handle(const_cast<uint16_t*>(a));
-    t.b.set_data_handle(const_cast<uint16_t*>(b));
+    t.a.set_data_handle(const_cast<void*>(a));
+    t.b.set_data_handle(const_cast<void*>(b));
     t.c.set_data_handle(c);
     // The C interface with the arguments on the stack: the C++ one builds a hash map (four heap
     // allocations) per call, which a 64 x 64 x 64 product notices.
@@ -239,7 +239,8 @@ Status RunBf16(const Bf16Key& key, const uint16_t* a, const uint16_t* b, void* c
         "dnnl_primitive_execute");
     t.stream->wait();
   } catch (const dnnl::error& e) {
-    return ErrorStatus(ACLNN_ERR_INNER, "oneDNN bf16 matmul (m=%lld, n=%lld, k=%lld) failed: %s",
+    return ErrorStatus(ACLNN_ERR_INNER, "oneDNN %s matmul (m=%lld, n=%lld, k=%lld) failed: %s",
+                       key.ab_type == GemmElement::kBf16 ? "bf16" : "f32",
                        static_cast<long long>(key.m), static_cast<long long>(key.n),
                        static_cast<long long>(key.k), e.what());
   }
@@ -257,6 +258,15 @@ bool HasFastBf16Gemm() {
   return fast;
 }
 
+bool HasBrgemmFloat() {
+  static const bool has = [] {
+    const unsigned isa = static_cast<unsigned>(dnnl_get_effective_cpu_isa());
+    const unsigned avx512 = static_cast<unsigned>(dnnl_cpu_isa_avx512_core);
+    return (isa & avx512) == avx512;
+  }();
+  return has;
+}
+
 Status Bf16GemmRowMajor(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
                         const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb,
                         bool accumulate, float* c, int64_t ldc) {
@@ -269,22 +279,23 @@ Status Bf16GemmRowMajor(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_
   }
   // Strides of a single row or column are never used; keep them valid for oneDNN.
   if (m == 1) ldc = std::max<int64_t>(ldc, n);
-  return RunBf16({trans_a, trans_b, m, n, k, lda, ldb, ldc, accumulate, GemmElement::kFloat, -1}, a,
-                 b, c, nullptr);
+  return RunMatmul({GemmElement::kBf16, trans_a, trans_b, m, n, k, lda, ldb, ldc, accumulate,
+                    GemmElement::kFloat, -1},
+                   a, b, c, nullptr);
 }
 
-Status Bf16GemmRowMajorTo(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
-                          const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb,
-                          const Bf16GemmOutput& out) {
+Status MatmulRowMajorTo(GemmElement ab_type, bool trans_a, bool trans_b, int64_t m, int64_t n,
+                        int64_t k, const void* a, int64_t lda, const void* b, int64_t ldb,
+                        const GemmOutput& out) {
   if (m <= 0 || n <= 0) return Status::Ok();
   if (k <= 0) {
-    return ErrorStatus(ACLNN_ERR_INNER, "Bf16GemmRowMajorTo needs k >= 1, got %lld",
+    return ErrorStatus(ACLNN_ERR_INNER, "MatmulRowMajorTo needs k >= 1, got %lld",
                        static_cast<long long>(k));
   }
   const int64_t ldc = m == 1 ? std::max<int64_t>(out.ldc, n) : out.ldc;
   const int bias = out.bias != nullptr ? static_cast<int>(out.bias_type) : -1;
-  return RunBf16({trans_a, trans_b, m, n, k, lda, ldb, ldc, false, out.c_type, bias}, a, b, out.c,
-                 out.bias);
+  return RunMatmul({ab_type, trans_a, trans_b, m, n, k, lda, ldb, ldc, false, out.c_type, bias}, a,
+                   b, out.c, out.bias);
 }
 
 const char* GemmProviderName() {

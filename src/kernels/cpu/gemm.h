@@ -28,6 +28,10 @@ Status SgemmRowMajor(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k
 // should convert to fp32 and use SgemmRowMajor instead.
 bool HasFastBf16Gemm();
 
+// True when oneDNN's effective ISA includes AVX-512, where its matmul primitive runs FLOAT
+// products on brgemm kernels (MatmulRowMajorTo); elsewhere callers keep SgemmRowMajor.
+bool HasBrgemmFloat();
+
 // Row-major C (fp32) = op(A) * op(B) (+ C when `accumulate`), with A and B bfloat16 bit patterns;
 // op(A) m x k and op(B) k x n, row strides in elements. Products are exact in fp32 and summed in
 // fp32 (bfloat16 subnormal inputs count as zero, as the hardware dot product treats them).
@@ -42,13 +46,13 @@ Status Bf16GemmRowMajor(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_
 // inside the training example's BF16 step they ran at 130-150 GFLOP/s a core against 160-170 for
 // brgemm (DNNL_VERBOSE, Zen 4, 2026-12-06).
 // A tile narrower than its output reads B and writes C with the output's row stride, so callers
-// cut products of up to kBf16FullWidthCols columns into full-width row tiles; wider products keep
+// cut products of up to kFullWidthCols columns into full-width row tiles; wider products keep
 // narrower tiles, as every full-width tile would pack all of B again.
-constexpr int64_t kBf16FullWidthCols = 1024;
-// The output forms of Bf16GemmRowMajorTo: C's dtype, and an optional bias row added to every row
+constexpr int64_t kFullWidthCols = 1024;
+// The output forms of MatmulRowMajorTo: C's dtype, and an optional bias row added to every row
 // of the product before C is written (so a BFLOAT16 C is rounded once, from the fp32 sum).
 enum class GemmElement : uint8_t { kFloat, kBf16 };
-struct Bf16GemmOutput {
+struct GemmOutput {
   void* c = nullptr;  // m x n, row stride ldc, FLOAT or BFLOAT16 as c_type
   int64_t ldc = 0;
   GemmElement c_type = GemmElement::kFloat;
@@ -56,12 +60,15 @@ struct Bf16GemmOutput {
   GemmElement bias_type = GemmElement::kFloat;
 };
 
-// Row-major out.c = op(A) * op(B) (+ bias row), A and B bfloat16 bit patterns as for
-// Bf16GemmRowMajor, k >= 1; C is written directly in its dtype (BFLOAT16 rounded to nearest even
-// once).
-Status Bf16GemmRowMajorTo(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k,
-                          const uint16_t* a, int64_t lda, const uint16_t* b, int64_t ldb,
-                          const Bf16GemmOutput& out);
+// Row-major out.c = op(A) * op(B) (+ bias row) through oneDNN's matmul primitive, k >= 1, with A
+// and B both FLOAT or both bfloat16 bit patterns (ab_type; bfloat16 as for Bf16GemmRowMajor); C
+// is written directly in its dtype (BFLOAT16 rounded to nearest even once). Single-threaded and
+// deterministic like SgemmRowMajor; primitives are cached per shape. Dense calls (see
+// kFullWidthCols) run on oneDNN's brgemm kernels, which for FLOAT also beat dnnl_sgemm where
+// its call is not dense or adds a bias through beta (kFullWidthFloatCols).
+Status MatmulRowMajorTo(GemmElement ab_type, bool trans_a, bool trans_b, int64_t m, int64_t n,
+                        int64_t k, const void* a, int64_t lda, const void* b, int64_t ldb,
+                        const GemmOutput& out);
 
 // "oneDNN x.y.z sgemm" for logs and benchmarks.
 const char* GemmProviderName();

@@ -183,7 +183,8 @@ TEST_F(MatmulTest, MmAndBatchMatMul) {
 }
 
 TEST_F(MatmulTest, TransposedBCopiesMatchTheGolden) {
-  // FLOAT B views read transposed that gemm_plan.cpp copies into their plain layout: a long
+  // FLOAT B views read transposed that gemm_plan.cpp copies into their plain layout (A has padded
+  // rows, so the product is not one for the matmul primitive, which reads B in place): a long
   // reduction over several batches (copy chunks cross batch edges: 600 rows of 40, chunks of
   // 1638 rows) and small per-head matrices (copied by the plan where the small-product kernel
   // does not run, by that kernel per tile where it does); B broadcast over the batch too.
@@ -192,7 +193,7 @@ TEST_F(MatmulTest, TransposedBCopiesMatchTheGolden) {
   const Shapes cases[] = {
       {{3, 20, 600}, {3, 600, 40}}, {{8, 16, 64}, {8, 64, 24}}, {{4, 33, 520}, {1, 520, 17}}};
   for (const Shapes& s : cases) {
-    DeviceTensor x(s.a, ACL_FLOAT), y(s.b, ACL_FLOAT, Transposed(3));
+    DeviceTensor x(s.a, ACL_FLOAT, TensorLayout::Padded(3)), y(s.b, ACL_FLOAT, Transposed(3));
     DeviceTensor o(MatmulShape(s.a, s.b), ACL_FLOAT, TensorLayout().WithNanCanary());
     x.FillUniform(&rng, -1.0f, 1.0f);
     y.FillUniform(&rng, -1.0f, 1.0f);
@@ -213,12 +214,13 @@ TEST_F(MatmulTest, TransposedBCopiesMatchTheGolden) {
   }
 }
 
-TEST_F(MatmulTest, Bf16HeadViewsAndWideOutputsMatchGolden) {
-  // BFLOAT16 products whose tiles oneDNN would not read as dense matrices (gemm_plan.cpp packs
-  // their operands, per tile where a tile reads a whole matrix, and writes their tiles through a
-  // dense scratch tile): attention's head views (batch i of a [batch, rows, cols] view at offset
-  // i * cols with rows batch * cols apart) as A, as B read plainly or transposed, and as out;
-  // a B broadcast over the batch; an Addmm whose out is wider than one column tile.
+TEST_F(MatmulTest, HeadViewsAndWideOutputsMatchGolden) {
+  // Products whose tiles oneDNN's matmul primitive would not read as dense matrices (gemm_plan.cpp
+  // packs such BFLOAT16 operands, per tile where a tile reads a whole matrix, and writes such
+  // tiles through a dense scratch tile): attention's head views (batch i of a [batch, rows, cols]
+  // view at offset i * cols with rows batch * cols apart) as A, as B read plainly or transposed,
+  // and as out; a B broadcast over the batch; Addmm with a padded out, BFLOAT16 wider than one
+  // column tile and FLOAT in full-width tiles.
   std::mt19937 rng(31);
   const int64_t h = 6, m = 48, k = 40, n = 56;
   auto head_view = [&](int64_t cols) {
@@ -249,12 +251,21 @@ TEST_F(MatmulTest, Bf16HeadViewsAndWideOutputsMatchGolden) {
     ASSERT_EQ(r.phase2, 0) << r.message;
     ExpectMatches(o, MatmulGolden(Values(x), {h, m, k}, Values(y), c.b_dims), c.what);
   }
-  // bias + x @ w.t() with 1100 columns: two full column tiles and a narrower last one, written
-  // to a padded out.
-  for (aclDataType out_dtype : {ACL_BF16, ACL_FLOAT}) {
-    DeviceTensor bias({1100}, ACL_FLOAT), x({70, 96}, ACL_BF16);
-    DeviceTensor w({96, 1100}, ACL_BF16, Transposed(2));
-    DeviceTensor out({70, 1100}, out_dtype, TensorLayout::Padded(5).WithNanCanary());
+  // bias + x @ w.t() written to a padded out: BFLOAT16 with 1100 columns (two full column tiles
+  // and a narrower last one), FLOAT with 700 (full-width tiles through the matmul primitive).
+  struct Wide {
+    aclDataType operands, out;
+    int64_t n;
+  };
+  const Wide wide[] = {{ACL_BF16, ACL_BF16, 1100},
+                       {ACL_BF16, ACL_FLOAT, 1100},
+                       {ACL_FLOAT, ACL_FLOAT, 700},
+                       {ACL_FLOAT, ACL_FLOAT, 1100}};
+  for (const Wide& c : wide) {
+    const int64_t cols = c.n;
+    DeviceTensor bias({cols}, ACL_FLOAT), x({70, 96}, c.operands);
+    DeviceTensor w({96, cols}, c.operands, Transposed(2));
+    DeviceTensor out({70, cols}, c.out, TensorLayout::Padded(5).WithNanCanary());
     bias.FillUniform(&rng, -1.0f, 1.0f);
     x.FillUniform(&rng, -1.0f, 1.0f);
     w.FillUniform(&rng, -1.0f, 1.0f);
@@ -268,9 +279,10 @@ TEST_F(MatmulTest, Bf16HeadViewsAndWideOutputsMatchGolden) {
     ASSERT_EQ(r.phase1, 0) << r.message;
     ASSERT_EQ(r.phase2, 0) << r.message;
     ExpectMatches(out,
-                  AddScaled(MatmulGolden(Values(x), {70, 96}, Values(w), {96, 1100}), {70, 1100},
-                            Values(bias), {1100}, 1.0, 1.0),
-                  std::string("wide addmm out ") + DTypeName(out_dtype));
+                  AddScaled(MatmulGolden(Values(x), {70, 96}, Values(w), {96, cols}), {70, cols},
+                            Values(bias), {cols}, 1.0, 1.0),
+                  std::string("wide addmm ") + DTypeName(c.operands) + " out " + DTypeName(c.out) +
+                      " n " + std::to_string(cols));
   }
 }
 

@@ -123,7 +123,7 @@ class FastPlan : public Plan {
       // bfloat16 mode: full-width gradInput tiles where Cin allows, for oneDNN's brgemm kernels
       // (kernels/cpu/gemm.h).
       const int64_t gx_cols =
-          bf16_ && p.c_in <= cpu::kBf16FullWidthCols ? p.c_in : BlockSize(p.c_in, kGxTileCols);
+          bf16_ && p.c_in <= cpu::kFullWidthCols ? p.c_in : BlockSize(p.c_in, kGxTileCols);
       gx_tiles_ = cpu::TileGrid(1, rows_x, p.c_in, kGxTileRows, gx_cols);
     }
   }

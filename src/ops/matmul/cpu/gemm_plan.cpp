@@ -42,7 +42,7 @@ constexpr int64_t kTileCols = 512;
 // against 256 x 512 on the 2-core machine (QKV 25 -> 16 ms, MLP down 37 -> 25 ms).
 constexpr int64_t kBf16TileRows = 512;
 constexpr int64_t kBf16TileCols = 512;
-// BF16 products of up to cpu::kBf16FullWidthCols columns run in full-width row tiles of at most
+// BF16 products of up to cpu::kFullWidthCols columns run in full-width row tiles of at most
 // kBf16TileRows * kBf16TileCols elements (rows halved, not below kMinFullWidthRows, towards eight
 // tasks), and a transposed A (x^T of a weight gradient) cut into row tiles is copied row-major
 // first, so that oneDNN takes its brgemm kernels (gemm.h). Measured with bench_matmul, BF16, Zen
@@ -52,15 +52,15 @@ constexpr int64_t kBf16TileCols = 512;
 // and up) against 0.54-0.98x for three of them before; the training example's BF16 step
 // unchanged within its noise.
 constexpr int64_t kMinFullWidthRows = 64;
-constexpr int64_t kMinBf16Tasks = 8;
+constexpr int64_t kMinFullWidthTasks = 8;
 
-cpu::TileSteps Bf16TileSteps(const Problem& p) {
+cpu::TileSteps FullWidthTileSteps(const Problem& p) {
   cpu::TileSteps steps = cpu::GemmTileSteps(p.batch, p.m, p.n, p.k, kBf16TileRows, kBf16TileCols);
-  if (steps.cols >= p.n || p.n > cpu::kBf16FullWidthCols) return steps;
+  if (steps.cols >= p.n || p.n > cpu::kFullWidthCols) return steps;
   steps.cols = p.n;
   const int64_t most_rows = (kBf16TileRows * kBf16TileCols / p.n) / 16 * 16;
   steps.rows = std::max(kMinFullWidthRows, std::min(steps.rows, most_rows));
-  while (p.batch * CeilDiv(p.m, steps.rows) < kMinBf16Tasks &&
+  while (p.batch * CeilDiv(p.m, steps.rows) < kMinFullWidthTasks &&
          steps.rows >= 2 * kMinFullWidthRows) {
     steps.rows = CeilDiv(steps.rows / 2, 16) * 16;
   }
@@ -145,31 +145,43 @@ class GemmPlan : public Plan {
     const bool plain = p.rounding == InputRounding::kNone;
     bf16_ = plain && p.a.desc.dtype == ACL_BF16 && p.b.desc.dtype == ACL_BF16 && p.alpha == 1.0f &&
             p.k > 0 && cpu::HasFastBf16Gemm() && target_.native_bf16;
+    // The matmul primitive writes out in its own dtype (FLOAT, or BFLOAT16 rounded once) and adds
+    // a row-broadcast bias itself (Addmm's `bias + x @ w`), so no tile goes through a scratch
+    // tile and a second pass.
+    const MatrixOperand& bias = p.bias;
+    const bool bias_row =
+        !p.has_bias ||
+        (p.beta == 1.0f && bias.row_stride == 0 && (bias.col_stride == 1 || p.n == 1) &&
+         (bias.desc.dtype == ACL_FLOAT || bias.desc.dtype == ACL_BF16));
+    bool c_trans = false;
+    int64_t ldc = 0;
+    const bool primitive_out =
+        p.m > 1 && !p.defer_stores && !p.round_result_to_half && bias_row &&
+        (p.c.desc.dtype == ACL_FLOAT || p.c.desc.dtype == ACL_BF16) &&
+        DirectLayout(p.m, p.n, p.c.row_stride, p.c.col_stride, &c_trans, &ldc) && !c_trans;
+    // FLOAT products of up to cpu::kFullWidthCols columns whose A and B are dense as they are
+    // also go through the matmul primitive, in full-width tiles (kFullWidthFloatRows).
+    bool a_trans = false, b_trans = false;
+    int64_t lda = 0, ldb = 0;
+    const bool f32_primitive =
+        !bf16_ && plain && primitive_out && p.alpha == 1.0f && p.k > 0 && cpu::HasBrgemmFloat() &&
+        p.c.desc.dtype == ACL_FLOAT && p.n <= cpu::kFullWidthCols && p.a.desc.dtype == ACL_FLOAT &&
+        p.b.desc.dtype == ACL_FLOAT &&
+        DirectLayout(p.a.rows, p.a.cols, p.a.row_stride, p.a.col_stride, &a_trans, &lda) &&
+        !a_trans && lda == p.k &&
+        DirectLayout(p.b.rows, p.b.cols, p.b.row_stride, p.b.col_stride, &b_trans, &ldb) &&
+        ldb == (b_trans ? p.k : p.n);
     const cpu::TileSteps steps =
-        bf16_ ? Bf16TileSteps(p) : cpu::GemmTileSteps(p.batch, p.m, p.n, p.k, kTileRows, kTileCols);
+        bf16_ || f32_primitive ? FullWidthTileSteps(p)
+                               : cpu::GemmTileSteps(p.batch, p.m, p.n, p.k, kTileRows, kTileCols);
     // Small FLOAT products (attention's per-head matrices) skip the BLAS and its per-call
     // packing; that kernel reads a transposed B itself.
     small_ = !bf16_ && p.k > 0 && cpu::SmallGemmRuns(target_) &&
              cpu::SmallGemmPays(steps.rows, steps.cols, p.k);
+    primitive_out_ = (bf16_ && primitive_out) || (f32_primitive && !small_);
+    if (primitive_out_) ldc_ = ldc;
     const aclDataType operand_dtype = bf16_ ? ACL_BF16 : ACL_FLOAT;
     const size_t operand_bytes = bf16_ ? sizeof(uint16_t) : sizeof(float);
-    {
-      // The bfloat16 GEMM writes out in its own dtype (FLOAT or BFLOAT16, rounded once) and adds
-      // a row-broadcast bias itself (Addmm's `bias + x @ w`), so no tile goes through a scratch
-      // tile and a second pass.
-      const MatrixOperand& bias = p.bias;
-      const bool bias_row =
-          !p.has_bias ||
-          (p.beta == 1.0f && bias.row_stride == 0 && (bias.col_stride == 1 || p.n == 1) &&
-           (bias.desc.dtype == ACL_FLOAT || bias.desc.dtype == ACL_BF16));
-      bool c_trans = false;
-      int64_t ldc = 0;
-      bf16_out_ = bf16_ && p.m > 1 && !p.defer_stores && !p.round_result_to_half && bias_row &&
-                  (p.c.desc.dtype == ACL_FLOAT || p.c.desc.dtype == ACL_BF16) &&
-                  DirectLayout(p.m, p.n, p.c.row_stride, p.c.col_stride, &c_trans, &ldc) &&
-                  !c_trans;
-      if (bf16_out_) ldc_ = ldc;
-    }
     const MatrixOperand* ops[2] = {&p.a, &p.b};
     for (int w = 0; w < 2; ++w) {
       const MatrixOperand& x = *ops[w];
@@ -179,11 +191,11 @@ class GemmPlan : public Plan {
       const bool fits = x.BatchCount(p.batch_rank) * x.rows * x.cols <= kMaxTransposedCopy;
       g.transposed_copy = g.direct && g.trans && x.rows > 1 && x.cols > 1 && fits &&
                           (bf16_ ? w == 0 && steps.rows < p.m
-                                 : w == 1 && !small_ && p.m > 1 &&
+                                 : w == 1 && !small_ && !primitive_out_ && p.m > 1 &&
                                        (x.rows >= kMinTransposedCopyDepth ||
                                         x.rows * x.cols <= kSmallTransposedCopy));
       // The bfloat16 GEMM also packs an operand whose tiles oneDNN would not see as dense (see
-      // kBf16FullWidthCols): attention's head views, rows of a wider tensor.
+      // kFullWidthCols): attention's head views, rows of a wider tensor.
       const bool repack = bf16_ && g.direct && !g.transposed_copy && fits && x.rows > 1 &&
                           x.cols > 1 && !Bf16DenseOperand(w, g, p, steps) &&
                           (w == 0 || g.trans || steps.cols >= p.n);
@@ -199,7 +211,7 @@ class GemmPlan : public Plan {
       g.own_batches = x.BatchCount(p.batch_rank);
       // A repacked operand whose matrices are each read by one tile only (attention's per-head
       // products) is packed by that tile into its thread's buffer, while it is cache-hot.
-      g.in_tile = repack && bf16_out_ && steps.rows >= p.m && steps.cols >= p.n;
+      g.in_tile = repack && primitive_out_ && steps.rows >= p.m && steps.cols >= p.n;
       if (g.in_tile) continue;
       const int64_t elements = g.own_batches * g.panel_rows * g.panel_cols;
       g.panel = ws->Book(operand_bytes * static_cast<size_t>(std::max<int64_t>(elements, 1)));
@@ -211,13 +223,11 @@ class GemmPlan : public Plan {
         }
       }
     }
-    int64_t ldc = 0;
-    bool c_trans = false;
-    c_direct_ = !bf16_out_ && p.c.desc.dtype == ACL_FLOAT && !p.round_result_to_half &&
+    c_direct_ = !primitive_out_ && p.c.desc.dtype == ACL_FLOAT && !p.round_result_to_half &&
                 !p.defer_stores &&
                 DirectLayout(p.m, p.n, p.c.row_stride, p.c.col_stride, &c_trans, &ldc) && !c_trans;
-    if (bf16_out_) {
-      // Written by the GEMM itself, see RunTile.
+    if (primitive_out_) {
+      // Written by the matmul primitive itself, see RunPrimitiveTile.
     } else if (c_direct_) {
       ldc_ = ldc;
     } else if (p.defer_stores) {
@@ -350,7 +360,7 @@ class GemmPlan : public Plan {
   }
 
   Status RunTile(const cpu::TileGrid::Tile& t, const RunState& s) const {
-    if (bf16_out_) return RunBf16OutTile(t, s);
+    if (primitive_out_) return RunPrimitiveTile(t, s);
     const int64_t rows = t.r1 - t.r0, cols = t.c1 - t.c0;
     // Where the GEMM writes the tile: out itself, the panel of an aliasing out, or this thread's
     // scratch tile (reused by the thread's next tile; every element is written before it is read).
@@ -416,28 +426,31 @@ class GemmPlan : public Plan {
     return Status::Ok();
   }
 
-  // A tile of a bf16_out_ plan: the GEMM writes out (and adds the bias row) itself.
-  Status RunBf16OutTile(const cpu::TileGrid::Tile& t, const RunState& s) const {
+  // A tile of a primitive_out_ plan: oneDNN's matmul primitive writes out (and adds the bias row)
+  // itself.
+  Status RunPrimitiveTile(const cpu::TileGrid::Tile& t, const RunState& s) const {
     const GemmOperand& ga = operand_[0];
     const GemmOperand& gb = operand_[1];
-    const uint16_t* x[2];
+    const unsigned char* x[2];
     for (int w = 0; w < 2; ++w) {
       const GemmOperand& g = operand_[w];
       if (!g.in_tile) {
-        x[w] = static_cast<const uint16_t*>(OperandMatrix(w, s, t.layer));
+        x[w] = static_cast<const unsigned char*>(OperandMatrix(w, s, t.layer));
         continue;
       }
-      static thread_local std::vector<uint16_t> packed[2];
-      packed[w].resize(static_cast<size_t>(g.panel_rows * g.panel_cols));
+      static thread_local std::vector<unsigned char> packed[2];
+      packed[w].resize(esize() * static_cast<size_t>(g.panel_rows * g.panel_cols));
       const MatrixOperand& op = w == 0 ? p_.a : p_.b;
       const int64_t r0 = op.OwnBatch(p_.batch_rank, p_.batch_dims.data(), t.layer) * g.panel_rows;
-      Pack(w, r0, r0 + g.panel_rows, s, reinterpret_cast<unsigned char*>(packed[w].data()));
+      Pack(w, r0, r0 + g.panel_rows, s, packed[w].data());
       x[w] = packed[w].data();
     }
-    const uint16_t* a = x[0];
-    const uint16_t* b = x[1];
+    const int64_t es = static_cast<int64_t>(esize());
+    const unsigned char* a = x[0] + t.r0 * ga.RowStep() * es;
+    const unsigned char* b = x[1] + t.c0 * gb.ColStep() * es;
+    const cpu::GemmElement ab_type = bf16_ ? cpu::GemmElement::kBf16 : cpu::GemmElement::kFloat;
     const int64_t c_size = static_cast<int64_t>(DTypeSize(p_.c.desc.dtype));
-    cpu::Bf16GemmOutput out;
+    cpu::GemmOutput out;
     out.c = static_cast<unsigned char*>(s.c_dst) +
             (p_.c.BatchOffset(p_.batch_rank, p_.batch_dims.data(), t.layer) + t.r0 * ldc_ + t.c0) *
                 c_size;
@@ -456,21 +469,20 @@ class GemmPlan : public Plan {
     const bool dense_operands =
         (ga.trans ? ga.ld == rows : ga.ld == p_.k) && (gb.trans ? gb.ld == p_.k : gb.ld == cols);
     if (ldc_ == cols || !dense_operands) {
-      return cpu::Bf16GemmRowMajorTo(ga.trans, gb.trans, rows, cols, p_.k, a + t.r0 * ga.RowStep(),
-                                     ga.ld, b + t.c0 * gb.ColStep(), gb.ld, out);
+      return cpu::MatmulRowMajorTo(ab_type, ga.trans, gb.trans, rows, cols, p_.k, a, ga.ld, b,
+                                   gb.ld, out);
     }
     // A tile narrower than out (a head view, a column tile) is written densely into this
     // thread's scratch tile, in out's dtype, and copied into out row by row: oneDNN then runs
-    // the product on its brgemm kernels (kBf16FullWidthCols).
+    // the product on its brgemm kernels (kFullWidthCols).
     static thread_local std::vector<unsigned char> scratch;
     const size_t row_bytes = static_cast<size_t>(cols * c_size);
     scratch.resize(row_bytes * static_cast<size_t>(rows));
     unsigned char* const dst = static_cast<unsigned char*>(out.c);
     out.c = scratch.data();
     out.ldc = cols;
-    OPENACLNN_RETURN_IF_ERROR(cpu::Bf16GemmRowMajorTo(ga.trans, gb.trans, rows, cols, p_.k,
-                                                      a + t.r0 * ga.RowStep(), ga.ld,
-                                                      b + t.c0 * gb.ColStep(), gb.ld, out));
+    OPENACLNN_RETURN_IF_ERROR(cpu::MatmulRowMajorTo(ab_type, ga.trans, gb.trans, rows, cols, p_.k,
+                                                    a, ga.ld, b, gb.ld, out));
     for (int64_t r = 0; r < rows; ++r) {
       std::memcpy(dst + r * ldc_ * c_size, scratch.data() + static_cast<size_t>(r) * row_bytes,
                   row_bytes);
@@ -521,9 +533,10 @@ class GemmPlan : public Plan {
 
   Problem p_;
   const cpu::KernelTarget target_;
-  bool bf16_ = false;      // A and B read as bfloat16 by the bfloat16 GEMM
-  bool bf16_out_ = false;  // ... which also writes out and adds the bias row itself
-  bool small_ = false;     // FLOAT tiles through cpu::SmallGemm rather than the BLAS
+  bool bf16_ = false;           // A and B read as bfloat16 by the bfloat16 GEMM
+  bool primitive_out_ = false;  // tiles through oneDNN's matmul primitive, which writes out and
+                                // adds the bias row itself (FLOAT or bfloat16 operands)
+  bool small_ = false;          // FLOAT tiles through cpu::SmallGemm rather than the BLAS
   GemmOperand operand_[2];
   bool c_direct_ = false;
   int64_t ldc_ = 1;
