@@ -251,8 +251,9 @@ TEST_F(MatmulTest, HeadViewsAndWideOutputsMatchGolden) {
     ASSERT_EQ(r.phase2, 0) << r.message;
     ExpectMatches(o, MatmulGolden(Values(x), {h, m, k}, Values(y), c.b_dims), c.what);
   }
-  // bias + x @ w.t() written to a padded out: BFLOAT16 with 1100 columns (two full column tiles
-  // and a narrower last one), FLOAT with 700 (full-width tiles through the matmul primitive).
+  // bias + x @ w.t() written to a padded out with 1100 columns (two full column tiles and a
+  // narrower last one), and FLOAT with 700 (full-width tiles); FLOAT through the matmul primitive
+  // too where oneDNN runs it on brgemm (AVX-512).
   struct Wide {
     aclDataType operands, out;
     int64_t n;

@@ -165,12 +165,11 @@ class GemmPlan : public Plan {
     int64_t lda = 0, ldb = 0;
     const bool f32_primitive =
         !bf16_ && plain && primitive_out && p.alpha == 1.0f && p.k > 0 && cpu::HasBrgemmFloat() &&
-        p.c.desc.dtype == ACL_FLOAT && p.n <= cpu::kFullWidthCols && p.a.desc.dtype == ACL_FLOAT &&
-        p.b.desc.dtype == ACL_FLOAT &&
+        p.c.desc.dtype == ACL_FLOAT && p.a.desc.dtype == ACL_FLOAT && p.b.desc.dtype == ACL_FLOAT &&
         DirectLayout(p.a.rows, p.a.cols, p.a.row_stride, p.a.col_stride, &a_trans, &lda) &&
         !a_trans && lda == p.k &&
         DirectLayout(p.b.rows, p.b.cols, p.b.row_stride, p.b.col_stride, &b_trans, &ldb) &&
-        ldb == (b_trans ? p.k : p.n);
+        (b_trans ? ldb == p.k : p.n <= cpu::kFullWidthCols && ldb == p.n);
     const cpu::TileSteps steps =
         bf16_ || f32_primitive ? FullWidthTileSteps(p)
                                : cpu::GemmTileSteps(p.batch, p.m, p.n, p.k, kTileRows, kTileCols);
