@@ -67,7 +67,7 @@ struct GemmOutput {
 // is written directly in its dtype (BFLOAT16 rounded to nearest even once). Single-threaded and
 // deterministic like SgemmRowMajor; primitives are cached per shape. Dense calls (see
 // kFullWidthCols) run on oneDNN's brgemm kernels, which for FLOAT also beat dnnl_sgemm where
-// its call is not dense or adds a bias through beta (kFullWidthFloatCols).
+// sgemm's call is not dense or adds a bias through beta (HasBrgemmFloat).
 Status MatmulRowMajorTo(GemmElement ab_type, bool trans_a, bool trans_b, int64_t m, int64_t n,
                         int64_t k, const void* a, int64_t lda, const void* b, int64_t ldb,
                         const GemmOutput& out);

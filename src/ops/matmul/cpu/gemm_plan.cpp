@@ -173,8 +173,9 @@ class GemmPlan : public Plan {
         p.m > 1 && !p.defer_stores && !p.round_result_to_half && bias_row &&
         (p.c.desc.dtype == ACL_FLOAT || p.c.desc.dtype == ACL_BF16) &&
         DirectLayout(p.m, p.n, p.c.row_stride, p.c.col_stride, &c_trans, &ldc) && !c_trans;
-    // FLOAT products of up to cpu::kFullWidthCols columns whose A and B are dense as they are
-    // also go through the matmul primitive, in full-width tiles (kFullWidthFloatRows).
+    // FLOAT products whose A and B the primitive reads as dense tiles in place also go through
+    // it: A row-major, B transposed (weight.t(), any width) or row-major with at most
+    // cpu::kFullWidthCols columns (full-width tiles, FullWidthTileSteps).
     bool a_trans = false, b_trans = false;
     int64_t lda = 0, ldb = 0;
     const bool f32_primitive =
