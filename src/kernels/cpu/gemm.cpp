@@ -249,21 +249,24 @@ Status RunMatmul(const MatmulKey& key, const void* a, const void* b, void* c, co
 
 }  // namespace
 
+namespace {
+
+// Whether oneDNN's effective ISA includes every feature of `wanted` (the ISA values are masks).
+bool EffectiveIsaIncludes(dnnl_cpu_isa_t wanted) {
+  const unsigned isa = static_cast<unsigned>(dnnl_get_effective_cpu_isa());
+  const unsigned mask = static_cast<unsigned>(wanted);
+  return (isa & mask) == mask;
+}
+
+}  // namespace
+
 bool HasFastBf16Gemm() {
-  static const bool fast = [] {
-    const unsigned isa = static_cast<unsigned>(dnnl_get_effective_cpu_isa());
-    const unsigned bf16 = static_cast<unsigned>(dnnl_cpu_isa_avx512_core_bf16);
-    return (isa & bf16) == bf16;
-  }();
+  static const bool fast = EffectiveIsaIncludes(dnnl_cpu_isa_avx512_core_bf16);
   return fast;
 }
 
 bool HasBrgemmFloat() {
-  static const bool has = [] {
-    const unsigned isa = static_cast<unsigned>(dnnl_get_effective_cpu_isa());
-    const unsigned avx512 = static_cast<unsigned>(dnnl_cpu_isa_avx512_core);
-    return (isa & avx512) == avx512;
-  }();
+  static const bool has = EffectiveIsaIncludes(dnnl_cpu_isa_avx512_core);
   return has;
 }
 

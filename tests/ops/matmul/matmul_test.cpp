@@ -28,6 +28,15 @@ CallResult CallMatmul(const DeviceTensor& a, const DeviceTensor& b, const Device
       aclnnMatmul, stream);
 }
 
+CallResult CallBatchMatMul(const DeviceTensor& a, const DeviceTensor& b, const DeviceTensor& out,
+                           aclrtStream stream) {
+  return CallApi(
+      [&](uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnBatchMatMulGetWorkspaceSize(a.get(), b.get(), out.get(), 0, ws, ex);
+      },
+      aclnnBatchMatMul, stream);
+}
+
 TEST_F(MatmulTest, MatmulShapesLayoutsAndDtypes) {
   const Shapes cases[] = {
       {{7}, {7}},                             // dot
@@ -170,11 +179,7 @@ TEST_F(MatmulTest, MmAndBatchMatMul) {
       DeviceTensor o(od, dt, TensorLayout().WithNanCanary());
       x.FillUniform(&rng, -1.0f, 1.0f);
       y.FillUniform(&rng, -1.0f, 1.0f);
-      r = CallApi(
-          [&](uint64_t* ws, aclOpExecutor** ex) {
-            return aclnnBatchMatMulGetWorkspaceSize(x.get(), y.get(), o.get(), 0, ws, ex);
-          },
-          aclnnBatchMatMul, stream_);
+      r = CallBatchMatMul(x, y, o, stream_);
       ASSERT_EQ(r.phase1, 0) << r.message;
       ASSERT_EQ(r.phase2, 0) << r.message;
       ExpectMatches(o, MatmulGolden(Values(x), s.a, Values(y), s.b), "bmm " + DimsString(s.a));
@@ -197,11 +202,7 @@ TEST_F(MatmulTest, TransposedBCopiesMatchTheGolden) {
     DeviceTensor o(MatmulShape(s.a, s.b), ACL_FLOAT, TensorLayout().WithNanCanary());
     x.FillUniform(&rng, -1.0f, 1.0f);
     y.FillUniform(&rng, -1.0f, 1.0f);
-    CallResult r = CallApi(
-        [&](uint64_t* ws, aclOpExecutor** ex) {
-          return aclnnBatchMatMulGetWorkspaceSize(x.get(), y.get(), o.get(), 0, ws, ex);
-        },
-        aclnnBatchMatMul, stream_);
+    CallResult r = CallBatchMatMul(x, y, o, stream_);
     ASSERT_EQ(r.phase1, 0) << r.message;
     ASSERT_EQ(r.phase2, 0) << r.message;
     const uint64_t b_bytes = sizeof(float) * static_cast<uint64_t>(s.b[0] * s.b[1] * s.b[2]);
@@ -242,11 +243,7 @@ TEST_F(MatmulTest, HeadViewsAndWideOutputsMatchGolden) {
     DeviceTensor o({h, m, n}, ACL_BF16, head_view(n));
     x.FillUniform(&rng, -1.0f, 1.0f);
     y.FillUniform(&rng, -1.0f, 1.0f);
-    CallResult r = CallApi(
-        [&](uint64_t* ws, aclOpExecutor** ex) {
-          return aclnnBatchMatMulGetWorkspaceSize(x.get(), y.get(), o.get(), 0, ws, ex);
-        },
-        aclnnBatchMatMul, stream_);
+    CallResult r = CallBatchMatMul(x, y, o, stream_);
     ASSERT_EQ(r.phase1, 0) << r.message;
     ASSERT_EQ(r.phase2, 0) << r.message;
     ExpectMatches(o, MatmulGolden(Values(x), {h, m, k}, Values(y), c.b_dims), c.what);
