@@ -1,13 +1,17 @@
 // The plans of the GELU and GLU families (ops/gelu/activation.h): one walk over the iteration
 // shape, in fixed chunks of the row-major element order on the thread pool (the split depends on
 // the problem only, and every element is computed alone, so any thread count gives the same
-// bits). The fast plan computes in fp32 (float64 for DOUBLE) and rounds each output once; the
-// reference computes everything in float64 and rounds once.
+// bits). The fast plan computes in fp32 (float64 for DOUBLE) and rounds each output once (a GELU
+// whose x is FLOAT16 or BFLOAT16 looks the fp32 result up in a table of every x, GetGeluTable);
+// the reference computes everything in float64 and rounds once.
 #include "ops/gelu/activation.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
+#include <mutex>
+#include <tuple>
 #include <type_traits>
 
 #include "api/dtype.h"
@@ -225,11 +229,96 @@ void Store(unsigned char* base, ElemType type, int64_t index, T value) {
 // Elements per task: fixed, so the split depends on the problem only.
 constexpr int64_t kChunk = 1 << 15;
 
+// The GELU input whose values a table can hold: x (input 0 of the forward, input 1 of the
+// gradients); GLU has none.
+int TabulatedInput(Kind kind) {
+  switch (kind) {
+    case Kind::kGeluErf:
+    case Kind::kGeluTanh:
+      return 0;
+    case Kind::kGeluGradErf:
+    case Kind::kGeluGradTanh:
+      return 1;
+    default:
+      return -1;
+  }
+}
+
+// A FLOAT16 or BFLOAT16 x takes one of 65536 values, so the fp32 math of GELU is a table indexed
+// by x's bits: GELU(x) for the forward, and for the gradients the factor D(x) of dx = dy * D(x)
+// (cpu::BatchF32 computes dx as dy * (D(x)), so D(x) is what it returns for dy = 1, and dy times
+// the entry is the product BatchF32 would have formed). Every entry comes from BatchF32 itself,
+// whose bits depend neither on the block nor on the lane an element lands in, so a lookup gives
+// the bits the computed path gives (the tests compare every x). A forward whose out is 16-bit as
+// well takes the entries rounded once to out's type. Built in phase 1, once per kind, x type and
+// SIMD target (65536 GELU evaluations, well under a millisecond), kept for the process in a map
+// that is never freed: phase 2 may still run in the pool's detached workers at exit.
+constexpr int kTableValues = 1 << 16;
+
+struct GeluTable {
+  std::unique_ptr<float[]> values;     // the fp32 result (forward) or factor (gradients)
+  std::unique_ptr<uint16_t[]> half;    // values rounded to FLOAT16, for a forward's FLOAT16 out
+  std::unique_ptr<uint16_t[]> bfloat;  // values rounded to BFLOAT16, for a BFLOAT16 out
+};
+
+struct GeluTableEntries {
+  const float* values = nullptr;
+  const uint16_t* rounded = nullptr;  // when asked for
+};
+
+// The table of `kind` for an x of x_type (FLOAT16 or BFLOAT16) on `target`, and its entries
+// rounded to `rounded_to` when that is FLOAT16 or BFLOAT16.
+GeluTableEntries GetGeluTable(const openaclnn::cpu::KernelTarget& target, Kind kind,
+                              ElemType x_type, ElemType rounded_to) {
+  using Key = std::tuple<int, int, int>;
+  static std::mutex mutex;
+  static auto* tables = new std::map<Key, GeluTable>;
+  const std::lock_guard<std::mutex> lock(mutex);
+  GeluTable& table =
+      (*tables)[Key{static_cast<int>(kind), static_cast<int>(x_type), target.dispatch_index}];
+  if (table.values == nullptr) {
+    table.values = std::make_unique<float[]>(kTableValues);
+    constexpr int kStep = 1024;
+    float xs[kStep], ones[kStep];
+    std::fill(ones, ones + kStep, 1.0f);
+    const bool gradient = TabulatedInput(kind) == 1;
+    for (int base = 0; base < kTableValues; base += kStep) {
+      for (int i = 0; i < kStep; ++i) {
+        const auto bits = static_cast<uint16_t>(base + i);
+        xs[i] = x_type == ElemType::kFloat16 ? HalfToFloat(bits) : BFloat16ToFloat(bits);
+      }
+      cpu::BatchF32(target, kind, gradient ? ones : xs, xs, nullptr, table.values.get() + base,
+                    nullptr, kStep);
+    }
+  }
+  const bool to_half = rounded_to == ElemType::kFloat16;
+  std::unique_ptr<uint16_t[]>& rounded = to_half ? table.half : table.bfloat;
+  if ((to_half || rounded_to == ElemType::kBFloat16) && rounded == nullptr) {
+    rounded = std::make_unique<uint16_t[]>(kTableValues);
+    for (int i = 0; i < kTableValues; ++i) {
+      rounded[i] = to_half ? FloatToHalf(table.values[i]) : FloatToBFloat16(table.values[i]);
+    }
+  }
+  const bool wants_rounded = to_half || rounded_to == ElemType::kBFloat16;
+  return {table.values.get(), wants_rounded ? rounded.get() : nullptr};
+}
+
+bool IsSixteenBit(ElemType t) { return t == ElemType::kFloat16 || t == ElemType::kBFloat16; }
+
 template <class T>
 class ActivationPlan : public Plan {
  public:
   ActivationPlan(const Problem& p, const char* name)
-      : p_(p), name_(name), target_(openaclnn::cpu::PlanningTarget()) {}
+      : p_(p), name_(name), target_(openaclnn::cpu::PlanningTarget()) {
+    const int x = TabulatedInput(p.kind);
+    if (std::is_same<T, float>::value && x >= 0 && p.rank > 0 && IsSixteenBit(p.in[x].type)) {
+      const ElemType out = p.out[0].type;
+      const GeluTableEntries table =
+          GetGeluTable(target_, p.kind, p.in[x].type, x == 0 ? out : ElemType::kFloat32);
+      table_ = table.values;
+      rounded_table_ = table.rounded;
+    }
+  }
   // The fp32 plan runs its block math on the SIMD target phase 1 chose.
   const char* target_name() const override {
     return std::is_same<T, float>::value ? target_.name : name_;
@@ -279,23 +368,45 @@ class ActivationPlan : public Plan {
         const int n =
             static_cast<int>(std::min<int64_t>({kBlock, p_.dims[inner] - index[inner], end - e}));
         alignas(64) float xs[3][kBlock], ys[2][kBlock];
-        for (int i = 0; i < InputCount(p_.kind); ++i) {
-          if (p_.in[i].strides[inner] == 1 && p_.in[i].type != ElemType::kFloat64) {
-            openaclnn::cpu::LoadFloatRun(
-                target_, p_.in[i].type,
-                in_base[i] + in_off[i] * static_cast<int64_t>(ElemSize(p_.in[i].type)), n, xs[i]);
-          } else {
-            LoadBlock(in_base[i], p_.in[i].type, in_off[i], p_.in[i].strides[inner], n, xs[i]);
+        if (rounded_table_ != nullptr) {
+          // A 16-bit forward: out's element is the table's rounded entry.
+          const auto* x = reinterpret_cast<const uint16_t*>(in_base[0]) + in_off[0];
+          auto* y = reinterpret_cast<uint16_t*>(out_base[0]) + out_off[0];
+          const int64_t xs_step = p_.in[0].strides[inner], ys_step = p_.out[0].strides[inner];
+          // The block is read before any of it is written, as on the computed path.
+          uint16_t bits[kBlock];
+          for (int k = 0; k < n; ++k) bits[k] = x[k * xs_step];
+          for (int k = 0; k < n; ++k) y[k * ys_step] = rounded_table_[bits[k]];
+        } else {
+          const int tabulated = table_ != nullptr ? TabulatedInput(p_.kind) : -1;
+          for (int i = 0; i < InputCount(p_.kind); ++i) {
+            if (i == tabulated) {
+              // The 16-bit x: each element's bits index the table.
+              const auto* bits = reinterpret_cast<const uint16_t*>(in_base[i]) + in_off[i];
+              const int64_t stride = p_.in[i].strides[inner];
+              if (i == 0) {
+                for (int k = 0; k < n; ++k) ys[0][k] = table_[bits[k * stride]];
+              } else {
+                for (int k = 0; k < n; ++k) ys[0][k] = xs[0][k] * table_[bits[k * stride]];
+              }
+            } else if (p_.in[i].strides[inner] == 1 && p_.in[i].type != ElemType::kFloat64) {
+              openaclnn::cpu::LoadFloatRun(
+                  target_, p_.in[i].type,
+                  in_base[i] + in_off[i] * static_cast<int64_t>(ElemSize(p_.in[i].type)), n, xs[i]);
+            } else {
+              LoadBlock(in_base[i], p_.in[i].type, in_off[i], p_.in[i].strides[inner], n, xs[i]);
+            }
           }
-        }
-        cpu::BatchF32(target_, p_.kind, xs[0], xs[1], xs[2], ys[0], ys[1], n);
-        for (int i = 0; i < OutputCount(p_.kind); ++i) {
-          if (p_.out[i].strides[inner] == 1 && p_.out[i].type != ElemType::kFloat64) {
-            openaclnn::cpu::StoreFloatRun(
-                target_, p_.out[i].type, ys[i], n,
-                out_base[i] + out_off[i] * static_cast<int64_t>(ElemSize(p_.out[i].type)));
-          } else {
-            StoreBlock(out_base[i], p_.out[i].type, out_off[i], p_.out[i].strides[inner], n, ys[i]);
+          if (tabulated < 0) cpu::BatchF32(target_, p_.kind, xs[0], xs[1], xs[2], ys[0], ys[1], n);
+          for (int i = 0; i < OutputCount(p_.kind); ++i) {
+            if (p_.out[i].strides[inner] == 1 && p_.out[i].type != ElemType::kFloat64) {
+              openaclnn::cpu::StoreFloatRun(
+                  target_, p_.out[i].type, ys[i], n,
+                  out_base[i] + out_off[i] * static_cast<int64_t>(ElemSize(p_.out[i].type)));
+            } else {
+              StoreBlock(out_base[i], p_.out[i].type, out_off[i], p_.out[i].strides[inner], n,
+                         ys[i]);
+            }
           }
         }
         e += n;
@@ -370,6 +481,8 @@ class ActivationPlan : public Plan {
   Problem p_;
   const char* name_;
   openaclnn::cpu::KernelTarget target_;
+  const float* table_ = nullptr;             // GeluTable::values for a 16-bit x, else null
+  const uint16_t* rounded_table_ = nullptr;  // its entries rounded to a forward's 16-bit out
 };
 
 }  // namespace

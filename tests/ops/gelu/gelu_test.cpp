@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "aclnnop/aclnn_gelu_backward.h"
 #include "aclnnop/aclnn_gelu_backward_v2.h"
 #include "aclnnop/aclnn_gelu_v2.h"
+#include "api/dtype.h"
 #include "backend/cpu/thread_pool.h"
 #include "util/activation_test_util.h"
 
@@ -185,6 +187,54 @@ TEST_F(GeluTest, EmptyAndZeroDim) {
                             ? 2 * (IsTanh(f) ? GoldGeluGradTanh(1.0) : GoldGeluGradErf(1.0))
                             : (IsTanh(f) ? GoldGeluTanh(1.0) : GoldGeluErf(1.0));
     EXPECT_NEAR(out0.Get(0), gold, 1e-6) << KeyOf(f);
+  }
+}
+
+// A FLOAT16 or BFLOAT16 x is looked up in a table of the fp32 GELU (ops/gelu/activation.cpp):
+// for every one of the 65536 x values (NaN patterns aside, which Fill collapses) and a spread of
+// dy values, each form's 16-bit result must be the FLOAT path's result rounded once to the 16-bit
+// type, bit for bit.
+TEST_F(GeluTest, SixteenBitInputsGiveTheFloatPathBitsRounded) {
+  const int64_t n = int64_t{1} << 16;
+  for (aclDataType t : {ACL_BF16, ACL_FLOAT16}) {
+    const bool bf16 = t == ACL_BF16;
+    const auto round16 = [bf16](float v) {
+      return bf16 ? RoundThroughBFloat16(v) : RoundThroughHalf(v);
+    };
+    std::vector<float> xs(n), gs(n);
+    for (int64_t i = 0; i < n; ++i) {
+      const auto bits = static_cast<uint16_t>(i);
+      xs[i] = bf16 ? BFloat16ToFloat(bits) : HalfToFloat(bits);
+      gs[i] = round16(static_cast<float>(i % 97 - 48) * 0.37f);
+    }
+    DeviceTensor x16({n}, t), g16({n}, t), out16({n}, t);
+    DeviceTensor x32({n}, ACL_FLOAT), g32({n}, ACL_FLOAT), out32({n}, ACL_FLOAT);
+    x16.Fill(xs);
+    x32.Fill(xs);
+    g16.Fill(gs);
+    g32.Fill(gs);
+    for (Form f : kForms) {
+      ASSERT_EQ(Call(stream_, f, g16.get(), x16.get(), out16.get()), ACLNN_SUCCESS)
+          << RecentError();
+      ASSERT_EQ(Call(stream_, f, g32.get(), x32.get(), out32.get()), ACLNN_SUCCESS)
+          << RecentError();
+      const std::vector<float> got = out16.Values(), fp32 = out32.Values();
+      int64_t compared = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        const float want = round16(fp32[i]);
+        if (std::isnan(want)) {
+          ASSERT_TRUE(std::isnan(got[i])) << KeyOf(f) << " " << DTypeName(t) << " x=" << xs[i];
+          continue;
+        }
+        uint32_t got_bits = 0, want_bits = 0;
+        std::memcpy(&got_bits, &got[i], 4);
+        std::memcpy(&want_bits, &want, 4);
+        ASSERT_EQ(got_bits, want_bits) << KeyOf(f) << " " << DTypeName(t) << " x=" << xs[i]
+                                       << " dy=" << gs[i] << " got " << got[i] << " want " << want;
+        ++compared;
+      }
+      EXPECT_GT(compared, n / 2) << KeyOf(f);  // NaN results aside (NaN x, overflowing tanh forms)
+    }
   }
 }
 
