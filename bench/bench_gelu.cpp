@@ -37,8 +37,9 @@ using openaclnn::bench::Median;
 using openaclnn::bench::TimeAgainstStream;
 
 // Shapes of the table (bench_gelu.py has the same list): the activation's input for GELU, GLU's
-// self (split along the last dim).
-const std::vector<int64_t> kShapes[] = {{4096, 4096}, {16384, 1024}, {2048, 8192}};
+// self (split along the last dim). The last one is the MLP activation of one step of
+// examples/train_transformer_block at bench_train_block.py's shapes (1024 tokens, d_ff 1024).
+const std::vector<int64_t> kShapes[] = {{4096, 4096}, {16384, 1024}, {2048, 8192}, {1024, 1024}};
 
 // The operators of each row, in the order of bench_gelu.py's OPS.
 enum class Op { kGeluErf, kGeluTanh, kGeluBackwardErf, kGeluBackwardTanh, kGlu, kGluBackward };

@@ -19,7 +19,7 @@ import torch_peer
 torch = torch_peer.import_torch(__file__)
 
 # The shapes of kShapes in bench_gelu.cpp, and the operators in the order of its kOps.
-SHAPES = [(4096, 4096), (16384, 1024), (2048, 8192)]
+SHAPES = [(4096, 4096), (16384, 1024), (2048, 8192), (1024, 1024)]
 OPS = ["gelu", "gelu_tanh", "gelu_backward", "gelu_backward_tanh", "glu", "glu_backward"]
 aten = torch.ops.aten
 
