@@ -251,7 +251,7 @@ int TabulatedInput(Kind kind) {
 // whose bits depend neither on the block nor on the lane an element lands in, so a lookup gives
 // the bits the computed path gives (the tests compare every x). A forward whose out is 16-bit as
 // well takes the entries rounded once to out's type. Built in phase 1, once per kind, x type and
-// SIMD target (65536 GELU evaluations, well under a millisecond), kept for the process in a map
+// SIMD target (65536 GELU evaluations, under a millisecond), kept for the process in a map
 // that is never freed: phase 2 may still run in the pool's detached workers at exit.
 constexpr int kTableValues = 1 << 16;
 
