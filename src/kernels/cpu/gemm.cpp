@@ -4,7 +4,9 @@
 #include <dnnl.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -13,6 +15,8 @@
 #include <vector>
 
 #include "dnnl.hpp"
+#include "kernels/cpu/pointwise_kernels.h"
+#include "kernels/cpu/tiling.h"
 
 namespace openaclnn::cpu {
 namespace {
@@ -103,6 +107,7 @@ struct Matmul {
   dnnl::matmul primitive;
   dnnl::memory::desc a, b, c, bias;
   size_t scratchpad_bytes = 0;
+  bool amx = false;  // runs on oneDNN's AMX brgemm kernels
 };
 
 struct MatmulKey {
@@ -111,11 +116,13 @@ struct MatmulKey {
   int64_t m, n, k, lda, ldb, ldc;
   bool accumulate;
   GemmElement c_type;
-  int bias;  // -1 none, else the GemmElement of the bias row
+  int bias;                // -1 none, else the GemmElement of the bias row
+  bool b_blocked = false;  // B in the blocked form of PackBlockedB (trans_b and ldb unused)
   bool operator<(const MatmulKey& o) const {
-    return std::tie(ab_type, trans_a, trans_b, m, n, k, lda, ldb, ldc, accumulate, c_type, bias) <
-           std::tie(o.ab_type, o.trans_a, o.trans_b, o.m, o.n, o.k, o.lda, o.ldb, o.ldc,
-                    o.accumulate, o.c_type, o.bias);
+    return std::tie(ab_type, trans_a, trans_b, m, n, k, lda, ldb, ldc, accumulate, c_type, bias,
+                    b_blocked) < std::tie(o.ab_type, o.trans_a, o.trans_b, o.m, o.n, o.k, o.lda,
+                                          o.ldb, o.ldc, o.accumulate, o.c_type, o.bias,
+                                          o.b_blocked);
   }
   bool operator==(const MatmulKey& o) const { return !(*this < o) && !(o < *this); }
 };
@@ -135,7 +142,10 @@ std::shared_ptr<const Matmul> MakeMatmul(const MatmulKey& key) {
   // Row-major op(A) m x k: element (i, p) at i * lda + p, or at p * lda + i when transposed.
   made->a = memory::desc({key.m, key.k}, DnnlType(key.ab_type),
                          key.trans_a ? memory::dims{1, key.lda} : memory::dims{key.lda, 1});
-  made->b = memory::desc({key.k, key.n}, DnnlType(key.ab_type),
+  made->b =
+      key.b_blocked
+          ? memory::desc({key.k, key.n}, DnnlType(key.ab_type), memory::format_tag::BA16a64b2a)
+          : memory::desc({key.k, key.n}, DnnlType(key.ab_type),
                          key.trans_b ? memory::dims{1, key.ldb} : memory::dims{key.ldb, 1});
   made->c = memory::desc({key.m, key.n}, DnnlType(key.c_type), memory::dims{key.ldc, 1});
   if (key.bias >= 0) {
@@ -153,6 +163,7 @@ std::shared_ptr<const Matmul> MakeMatmul(const MatmulKey& key) {
                                       ? dnnl::matmul::desc(made->a, made->b, made->bias, made->c)
                                       : dnnl::matmul::desc(made->a, made->b, made->c);
   dnnl::matmul::primitive_desc pd(desc, attr, CpuEngine());
+  made->amx = std::strncmp(pd.impl_info_str(), "brg:avx512_core_amx", 19) == 0;
   made->primitive = dnnl::matmul(pd);
   made->scratchpad_bytes = pd.scratchpad_desc().get_size();
   return made;
@@ -299,6 +310,113 @@ Status MatmulRowMajorTo(GemmElement ab_type, bool trans_a, bool trans_b, int64_t
   const int bias = out.bias != nullptr ? static_cast<int>(out.bias_type) : -1;
   return RunMatmul({ab_type, trans_a, trans_b, m, n, k, lda, ldb, ldc, false, out.c_type, bias}, a,
                    b, out.c, out.bias);
+}
+
+bool HasAmxBf16() {
+  static const bool has = EffectiveIsaIncludes(dnnl_cpu_isa_avx512_core_amx);
+  return has;
+}
+
+int64_t BlockedBDepth(int64_t k) { return CeilDiv(k, kBlockedBDepth) * kBlockedBDepth; }
+
+int64_t BlockedBElements(int64_t k, int64_t n) {
+  return BlockedBDepth(k) * CeilDiv(n, kBlockedBCols) * kBlockedBCols;
+}
+
+void PackBlockedB(const KernelTarget& target, bool trans_b, int64_t k, int64_t n, const uint16_t* b,
+                  int64_t ldb, int64_t block0, int64_t block1, uint16_t* blocked) {
+  const int64_t depth = BlockedBDepth(k);
+  const int64_t pairs = k / 2;  // row pairs with both rows inside B
+  for (int64_t block = block0; block < block1; ++block) {
+    uint16_t* const out = blocked + block * depth * kBlockedBCols;
+    const int64_t j0 = block * kBlockedBCols;
+    const int64_t width = std::min(kBlockedBCols, n - j0);
+    // Row pair q of the block: 2 * kBlockedBCols elements at out + q * 2 * kBlockedBCols.
+    if (width < kBlockedBCols || k % 2 != 0) {
+      std::fill(out, out + depth * kBlockedBCols, uint16_t{0});
+    } else if (depth > k) {
+      std::fill(out + k * kBlockedBCols, out + depth * kBlockedBCols, uint16_t{0});
+    }
+    if (!trans_b) {
+      for (int64_t q = 0; q < pairs; ++q) {
+        const uint16_t* even = b + 2 * q * ldb + j0;
+        const uint16_t* odd = even + ldb;
+        uint16_t* row = out + q * 2 * kBlockedBCols;
+        for (int64_t j = 0; j < width; ++j) {
+          row[2 * j] = even[j];
+          row[2 * j + 1] = odd[j];
+        }
+      }
+      if (k % 2 != 0) {
+        const uint16_t* last = b + (k - 1) * ldb + j0;
+        uint16_t* row = out + pairs * 2 * kBlockedBCols;
+        for (int64_t j = 0; j < width; ++j) row[2 * j] = last[j];
+      }
+      continue;
+    }
+    // Transposed: column j of op(B) is row j of the stored matrix, its pairs adjacent, so the
+    // block is a transpose of 32-bit pairs (in registers where they are 4-byte aligned).
+    if (pairs > 0 && ldb % 2 == 0 && reinterpret_cast<uintptr_t>(b) % 4 == 0) {
+      TransposeTile(target, b + j0 * ldb, ldb / 2, out, kBlockedBCols, pairs, width, 4, false,
+                    nullptr, 0);
+      if (k % 2 != 0) {
+        for (int64_t j = 0; j < width; ++j) {
+          out[pairs * 2 * kBlockedBCols + 2 * j] = b[(j0 + j) * ldb + k - 1];
+        }
+      }
+      continue;
+    }
+    for (int64_t j = 0; j < width; ++j) {
+      const uint16_t* column = b + (j0 + j) * ldb;
+      for (int64_t q = 0; q < pairs; ++q) {
+        out[q * 2 * kBlockedBCols + 2 * j] = column[2 * q];
+        out[q * 2 * kBlockedBCols + 2 * j + 1] = column[2 * q + 1];
+      }
+      if (k % 2 != 0) out[pairs * 2 * kBlockedBCols + 2 * j] = column[k - 1];
+    }
+  }
+}
+
+namespace {
+
+MatmulKey BlockedBKey(bool trans_a, int64_t m, int64_t n, int64_t k, int64_t lda,
+                      const GemmOutput& out) {
+  MatmulKey key{GemmElement::kBf16,
+                trans_a,
+                false,
+                m,
+                n,
+                k,
+                lda,
+                0,
+                m == 1 ? std::max<int64_t>(out.ldc, n) : out.ldc,
+                false,
+                out.c_type,
+                out.bias != nullptr ? static_cast<int>(out.bias_type) : -1};
+  key.b_blocked = true;
+  return key;
+}
+
+}  // namespace
+
+bool BlockedBRuns(bool trans_a, int64_t m, int64_t n, int64_t k, int64_t lda,
+                  const GemmOutput& out) {
+  if (m <= 0 || n <= 0 || k <= 0 || !HasAmxBf16()) return false;
+  try {
+    return MatmulFor(BlockedBKey(trans_a, m, n, k, lda, out))->amx;
+  } catch (const dnnl::error&) {
+    return false;
+  }
+}
+
+Status MatmulBlockedBTo(bool trans_a, int64_t m, int64_t n, int64_t k, const void* a, int64_t lda,
+                        const uint16_t* blocked_b, const GemmOutput& out) {
+  if (m <= 0 || n <= 0) return Status::Ok();
+  if (k <= 0) {
+    return ErrorStatus(ACLNN_ERR_INNER, "MatmulBlockedBTo needs k >= 1, got %lld",
+                       static_cast<long long>(k));
+  }
+  return RunMatmul(BlockedBKey(trans_a, m, n, k, lda, out), a, blocked_b, out.c, out.bias);
 }
 
 const char* GemmProviderName() {

@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "api/status.h"
+#include "backend/cpu/isa.h"
 
 namespace openaclnn::cpu {
 
@@ -71,6 +72,38 @@ struct GemmOutput {
 Status MatmulRowMajorTo(GemmElement ab_type, bool trans_a, bool trans_b, int64_t m, int64_t n,
                         int64_t k, const void* a, int64_t lda, const void* b, int64_t ldb,
                         const GemmOutput& out);
+
+// True when oneDNN's effective ISA includes AMX with bfloat16 (its brgemm kernels then multiply on
+// the tile unit).
+bool HasAmxBf16();
+
+// op(B) of a BFLOAT16 product laid out once for oneDNN's AMX kernels (its BA16a64b2a format): k
+// padded to a multiple of 32 and n to a multiple of 64, blocks of 64 columns one after another,
+// each block k/2 rows of 64 pairs (B(2q, j), B(2q + 1, j)), padding zero. Given B in this form,
+// the kernels skip the copy into it that they make of a plain or transposed B in every call (a
+// standalone oneDNN timing program, not under bench/, one thread of an AMX Xeon, 2026-12-06: a
+// 512 x 512 x 1024 tile 0.54-0.57 against 0.62-0.68 ms, 128 x 512 x 1024 0.125 against 0.163
+// ms), so a B that several row tiles share is laid out once per call instead of once per tile.
+// A column block starts every 64 columns: a tile whose columns start at a multiple of 64 reads
+// its part of the blocked B from that block on.
+constexpr int64_t kBlockedBCols = 64;
+constexpr int64_t kBlockedBDepth = 32;
+// k rounded up to kBlockedBDepth: a column block holds BlockedBDepth(k) * kBlockedBCols elements.
+int64_t BlockedBDepth(int64_t k);
+int64_t BlockedBElements(int64_t k, int64_t n);
+// Writes the column blocks [block0, block1) of op(B) (k x n; transposed when trans_b, row stride
+// ldb) into `blocked`, the base of the whole blocked matrix.
+void PackBlockedB(const KernelTarget& target, bool trans_b, int64_t k, int64_t n, const uint16_t* b,
+                  int64_t ldb, int64_t block0, int64_t block1, uint16_t* blocked);
+// Whether oneDNN runs a BFLOAT16 product of this tile shape on its AMX kernels with B blocked as
+// above, writing C as `out` describes (its c and bias pointers are not used). Creates and caches
+// the primitive that MatmulBlockedBTo then runs.
+bool BlockedBRuns(bool trans_a, int64_t m, int64_t n, int64_t k, int64_t lda,
+                  const GemmOutput& out);
+// out.c = op(A) * B (+ bias row) as MatmulRowMajorTo, with A BFLOAT16 and B in the blocked form,
+// `blocked_b` pointing at the tile's first column block.
+Status MatmulBlockedBTo(bool trans_a, int64_t m, int64_t n, int64_t k, const void* a, int64_t lda,
+                        const uint16_t* blocked_b, const GemmOutput& out);
 
 // "oneDNN x.y.z sgemm" for logs and benchmarks.
 const char* GemmProviderName();

@@ -7,6 +7,7 @@
 #include "api/dtype.h"
 #include "api/tensor_desc.h"
 #include "backend/cpu/isa.h"
+#include "kernels/cpu/gemm.h"
 #include "kernels/cpu/small_gemm.h"
 #include "matmul_test_util.h"
 
@@ -281,6 +282,57 @@ TEST_F(MatmulTest, HeadViewsAndWideOutputsMatchGolden) {
                             Values(bias), {cols}, 1.0, 1.0),
                   std::string("wide addmm ") + DTypeName(c.operands) + " out " + DTypeName(c.out) +
                       " n " + std::to_string(cols));
+  }
+}
+
+TEST_F(MatmulTest, WeightsSharedByRowTilesMatchGolden) {
+  // BFLOAT16 products whose B several row tiles share, which gemm_plan.cpp lays out once in the
+  // blocked form of cpu::PackBlockedB on AMX (elsewhere they take the usual path, checked the
+  // same way): a transposed weight with an even row stride (pairs moved in registers) under
+  // Addmm's bias, column tiles of 256 and a last one of 76, out padded; a weight broadcast over a
+  // batch with an odd reduction (zero padding in the last row pair) read plainly and transposed
+  // with an odd row stride (pairs moved one by one).
+  const bool blocked = cpu::HasAmxBf16() && cpu::PlanningTarget().native_bf16;
+  std::mt19937 rng(41);
+  {
+    const int64_t m = 300, k = 96, n = 1100;
+    DeviceTensor bias({n}, ACL_BF16), x({m, k}, ACL_BF16), w({k, n}, ACL_BF16, Transposed(2));
+    DeviceTensor out({m, n}, ACL_BF16, TensorLayout::Padded(3).WithNanCanary());
+    bias.FillUniform(&rng, -1.0f, 1.0f);
+    x.FillUniform(&rng, -1.0f, 1.0f);
+    w.FillUniform(&rng, -1.0f, 1.0f);
+    Scalar one(1.0f);
+    CallResult r = CallApi(
+        [&](uint64_t* ws, aclOpExecutor** ex) {
+          return aclnnAddmmGetWorkspaceSize(bias.get(), x.get(), w.get(), one.get(), one.get(),
+                                            out.get(), 0, ws, ex);
+        },
+        aclnnAddmm, stream_);
+    ASSERT_EQ(r.phase1, 0) << r.message;
+    ASSERT_EQ(r.phase2, 0) << r.message;
+    if (blocked) {
+      EXPECT_GE(r.workspace, sizeof(uint16_t) * cpu::BlockedBElements(k, n)) << "B not blocked";
+    }
+    ExpectMatches(out,
+                  AddScaled(MatmulGolden(Values(x), {m, k}, Values(w), {k, n}), {m, n},
+                            Values(bias), {n}, 1.0, 1.0),
+                  "addmm, transposed weight");
+  }
+  for (const bool transposed : {false, true}) {
+    const int64_t k = 71, n = 130;
+    DeviceTensor x({2, 600, k}, ACL_BF16),
+        w({k, n}, ACL_BF16, transposed ? Transposed(2) : TensorLayout());
+    DeviceTensor out({2, 600, n}, ACL_BF16, TensorLayout().WithNanCanary());
+    x.FillUniform(&rng, -1.0f, 1.0f);
+    w.FillUniform(&rng, -1.0f, 1.0f);
+    CallResult r = CallMatmul(x, w, out, 0, stream_);
+    ASSERT_EQ(r.phase1, 0) << r.message;
+    ASSERT_EQ(r.phase2, 0) << r.message;
+    if (blocked) {
+      EXPECT_GE(r.workspace, sizeof(uint16_t) * cpu::BlockedBElements(k, n)) << "B not blocked";
+    }
+    ExpectMatches(out, MatmulGolden(Values(x), {2, 600, k}, Values(w), {k, n}),
+                  transposed ? "broadcast weight, transposed" : "broadcast weight");
   }
 }
 
