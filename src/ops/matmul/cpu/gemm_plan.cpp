@@ -401,23 +401,32 @@ class GemmPlan : public Plan {
     // Along a stored row the source steps by the row stride (transposed) or the column stride.
     const int64_t along = g.trans ? x.row_stride : x.col_stride;
     const int64_t across = g.trans ? x.col_stride : x.row_stride;
-    for (int64_t r = r0; r < r1; ++r) {
-      const int64_t own = r / g.panel_rows, q = r % g.panel_rows;
-      const unsigned char* src = static_cast<const unsigned char*>(which == 0 ? s.a_src : s.b_src) +
-                                 (OwnOffset(x, p_.batch_rank, own) + q * across) * esize;
-      if (bf16_) {
-        uint16_t* dst = reinterpret_cast<uint16_t*>(to) + (r - r0) * g.ld;
-        const uint16_t* from = reinterpret_cast<const uint16_t*>(src);
-        if (along == 1) {
-          std::memcpy(dst, from, sizeof(uint16_t) * g.panel_cols);
-        } else {
-          for (int64_t i = 0; i < g.panel_cols; ++i) dst[i] = from[i * along];
+    // A matrix at a time: its offset once, then its rows (the divisions of a per-row offset were a
+    // visible share of attention's per-head products: bench_matmul BF16 `scores, head views`
+    // 0.165 -> 0.111 ms, `probs @ v, head views` 0.169 -> 0.150, medians of five alternating runs
+    // beside a running test suite, Intel Xeon with AMX, 2026-12-07).
+    for (int64_t r = r0; r < r1;) {
+      const int64_t own = r / g.panel_rows, q0 = r % g.panel_rows;
+      const int64_t rows = std::min(r1 - r, g.panel_rows - q0);
+      const unsigned char* matrix =
+          static_cast<const unsigned char*>(which == 0 ? s.a_src : s.b_src) +
+          OwnOffset(x, p_.batch_rank, own) * esize;
+      for (int64_t q = q0; q < q0 + rows; ++q, ++r) {
+        const unsigned char* src = matrix + q * across * esize;
+        if (bf16_) {
+          uint16_t* dst = reinterpret_cast<uint16_t*>(to) + (r - r0) * g.ld;
+          const uint16_t* from = reinterpret_cast<const uint16_t*>(src);
+          if (along == 1) {
+            std::memcpy(dst, from, sizeof(uint16_t) * g.panel_cols);
+          } else {
+            for (int64_t i = 0; i < g.panel_cols; ++i) dst[i] = from[i * along];
+          }
+          continue;
         }
-        continue;
+        float* dst = reinterpret_cast<float*>(to) + (r - r0) * g.ld;
+        cpu::LoadRow(target_, src, x.desc.dtype, along, g.panel_cols, dst);
+        cpu::RoundRow(target_, p_.rounding, dst, g.panel_cols);
       }
-      float* dst = reinterpret_cast<float*>(to) + (r - r0) * g.ld;
-      cpu::LoadRow(target_, src, x.desc.dtype, along, g.panel_cols, dst);
-      cpu::RoundRow(target_, p_.rounding, dst, g.panel_cols);
     }
   }
 
