@@ -38,6 +38,28 @@ CallResult CallBatchMatMul(const DeviceTensor& a, const DeviceTensor& b, const D
       aclnnBatchMatMul, stream);
 }
 
+// out = bias + x @ w (m x k by k x n) through aclnnAddmm with beta = alpha = 1, against the float64
+// golden; returns the call's workspace size.
+uint64_t ExpectBiasPlusProduct(const DeviceTensor& bias, const DeviceTensor& x,
+                               const DeviceTensor& w, const DeviceTensor& out, int64_t m, int64_t k,
+                               int64_t n, const std::string& what, aclrtStream stream) {
+  Scalar one(1.0f);
+  CallResult r = CallApi(
+      [&](uint64_t* ws, aclOpExecutor** ex) {
+        return aclnnAddmmGetWorkspaceSize(bias.get(), x.get(), w.get(), one.get(), one.get(),
+                                          out.get(), 0, ws, ex);
+      },
+      aclnnAddmm, stream);
+  EXPECT_EQ(r.phase1, 0) << what << ": " << r.message;
+  EXPECT_EQ(r.phase2, 0) << what << ": " << r.message;
+  if (r.phase1 != 0 || r.phase2 != 0) return r.workspace;
+  ExpectMatches(out,
+                AddScaled(MatmulGolden(Values(x), {m, k}, Values(w), {k, n}), {m, n}, Values(bias),
+                          {n}, 1.0, 1.0),
+                what);
+  return r.workspace;
+}
+
 TEST_F(MatmulTest, MatmulShapesLayoutsAndDtypes) {
   const Shapes cases[] = {
       {{7}, {7}},                             // dot
@@ -268,20 +290,10 @@ TEST_F(MatmulTest, HeadViewsAndWideOutputsMatchGolden) {
     bias.FillUniform(&rng, -1.0f, 1.0f);
     x.FillUniform(&rng, -1.0f, 1.0f);
     w.FillUniform(&rng, -1.0f, 1.0f);
-    Scalar one(1.0f);
-    CallResult r = CallApi(
-        [&](uint64_t* ws, aclOpExecutor** ex) {
-          return aclnnAddmmGetWorkspaceSize(bias.get(), x.get(), w.get(), one.get(), one.get(),
-                                            out.get(), 0, ws, ex);
-        },
-        aclnnAddmm, stream_);
-    ASSERT_EQ(r.phase1, 0) << r.message;
-    ASSERT_EQ(r.phase2, 0) << r.message;
-    ExpectMatches(out,
-                  AddScaled(MatmulGolden(Values(x), {70, 96}, Values(w), {96, cols}), {70, cols},
-                            Values(bias), {cols}, 1.0, 1.0),
-                  std::string("wide addmm ") + DTypeName(c.operands) + " out " + DTypeName(c.out) +
-                      " n " + std::to_string(cols));
+    ExpectBiasPlusProduct(bias, x, w, out, 70, 96, cols,
+                          std::string("wide addmm ") + DTypeName(c.operands) + " out " +
+                              DTypeName(c.out) + " n " + std::to_string(cols),
+                          stream_);
   }
 }
 
@@ -301,22 +313,11 @@ TEST_F(MatmulTest, WeightsSharedByRowTilesMatchGolden) {
     bias.FillUniform(&rng, -1.0f, 1.0f);
     x.FillUniform(&rng, -1.0f, 1.0f);
     w.FillUniform(&rng, -1.0f, 1.0f);
-    Scalar one(1.0f);
-    CallResult r = CallApi(
-        [&](uint64_t* ws, aclOpExecutor** ex) {
-          return aclnnAddmmGetWorkspaceSize(bias.get(), x.get(), w.get(), one.get(), one.get(),
-                                            out.get(), 0, ws, ex);
-        },
-        aclnnAddmm, stream_);
-    ASSERT_EQ(r.phase1, 0) << r.message;
-    ASSERT_EQ(r.phase2, 0) << r.message;
+    const uint64_t workspace =
+        ExpectBiasPlusProduct(bias, x, w, out, m, k, n, "addmm, transposed weight", stream_);
     if (blocked) {
-      EXPECT_GE(r.workspace, sizeof(uint16_t) * cpu::BlockedBElements(k, n)) << "B not blocked";
+      EXPECT_GE(workspace, sizeof(uint16_t) * cpu::BlockedBElements(k, n)) << "B not blocked";
     }
-    ExpectMatches(out,
-                  AddScaled(MatmulGolden(Values(x), {m, k}, Values(w), {k, n}), {m, n},
-                            Values(bias), {n}, 1.0, 1.0),
-                  "addmm, transposed weight");
   }
   for (const bool transposed : {false, true}) {
     const int64_t k = 71, n = 130;
