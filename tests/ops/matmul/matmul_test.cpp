@@ -301,7 +301,7 @@ TEST_F(MatmulTest, WeightsSharedByRowTilesMatchGolden) {
   // BFLOAT16 products whose B several row tiles share, which gemm_plan.cpp lays out once in the
   // blocked form of cpu::PackBlockedB on AMX (elsewhere they take the usual path, checked the
   // same way): a transposed weight with an even row stride (pairs moved in registers) under
-  // Addmm's bias, column tiles of 256 and a last one of 76, out padded; a weight broadcast over a
+  // Addmm's bias, column tiles of 192 and a last one of 140, out padded; a weight broadcast over a
   // batch with an odd reduction (zero padding in the last row pair) read plainly and transposed
   // with an odd row stride (pairs moved one by one).
   const bool blocked = cpu::HasAmxBf16() && cpu::PlanningTarget().native_bf16;
