@@ -2,13 +2,57 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 #include <vector>
 
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "kernels/cpu/index_read.cpp"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+#include "hwy/highway.h"
+
+// The vector check of contiguous INT64 indices, compiled once per Highway target.
+HWY_BEFORE_NAMESPACE();
+namespace openaclnn::cpu::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Whether any of the n >= 0 indices at p lies outside [0, bound) and differs from `allowed`
+// (bound >= 1; a caller without an allowed value passes 0, which is in range).
+bool AnyOutsideImpl(const int64_t* p, int64_t n, int64_t bound, int64_t allowed) {
+  const hn::ScalableTag<uint64_t> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  const auto* u = reinterpret_cast<const uint64_t*>(p);
+  const auto upper = hn::Set(d, static_cast<uint64_t>(bound));
+  const auto also = hn::Set(d, static_cast<uint64_t>(allowed));
+  // A negative index is a huge unsigned one, so one unsigned comparison checks both ends.
+  auto outside = [&](int64_t i) {
+    const auto v = hn::LoadU(d, u + i);
+    return hn::AndNot(hn::Eq(v, also), hn::Not(hn::Lt(v, upper)));
+  };
+  int64_t i = 0;
+  for (; i + 4 * lanes <= n; i += 4 * lanes) {
+    const auto any = hn::Or(hn::Or(outside(i), outside(i + lanes)),
+                            hn::Or(outside(i + 2 * lanes), outside(i + 3 * lanes)));
+    if (!hn::AllFalse(d, any)) return true;
+  }
+  for (; i < n; ++i) {
+    if (u[i] >= static_cast<uint64_t>(bound) && u[i] != static_cast<uint64_t>(allowed)) return true;
+  }
+  return false;
+}
+
+}  // namespace openaclnn::cpu::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
 #include "api/elem_type.h"
+#include "backend/cpu/isa.h"
 #include "backend/cpu/thread_pool.h"
 #include "kernels/cpu/element_convert.h"
 
 namespace openaclnn::cpu {
+
+HWY_EXPORT(AnyOutsideImpl);
+
 namespace {
 
 constexpr int64_t kIndicesPerChunk = 1 << 16;
@@ -29,6 +73,15 @@ inline bool Accept(int64_t v, const IndexCheck& check, int64_t* dst) {
 template <class T>
 int64_t ReadStrided(const T* p, int64_t step, int64_t begin, int64_t end, const IndexCheck& check,
                     int64_t* dst) {
+  // Contiguous INT64 indices only checked (the NLL loss's targets, read in place later): whole
+  // vectors compared, and the element loop below only run to find the first invalid one.
+  if constexpr (std::is_same_v<T, int64_t>) {
+    if (step == 1 && dst == nullptr && check.bound >= 1 &&
+        !OPENACLNN_DISPATCH(AnyOutsideImpl, PlanningTarget())(
+            p + begin, end - begin, check.bound, check.has_allowed ? check.allowed : 0)) {
+      return -1;
+    }
+  }
   for (int64_t i = begin; i < end; ++i) {
     if (!Accept(static_cast<int64_t>(p[i * step]), check, dst != nullptr ? dst + i : nullptr)) {
       return i;
@@ -88,3 +141,4 @@ BadIndex ReadIndices(const TensorDesc& desc, const void* first, const IndexCheck
 }
 
 }  // namespace openaclnn::cpu
+#endif  // HWY_ONCE

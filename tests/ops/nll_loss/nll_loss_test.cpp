@@ -500,6 +500,55 @@ TEST_F(NllLossTest, OutOfRangeTargetsFailAtSynchronizeAndWriteNothing) {
   }
 }
 
+TEST_F(NllLossTest, ManyTargetsReportTheFirstBadOne) {
+  // Contiguous INT64 targets are checked in place a vector at a time: a bad target in the first
+  // vector, at a vector's first and last lane, deep inside, in the tail after the last whole block
+  // of vectors; extreme values; two bad targets (the lower one is reported); ignoreIndex inside and
+  // outside [0, c).
+  constexpr int64_t kRows = 3001, kClasses = 7;
+  DeviceTensor self({kRows, kClasses}, ACL_FLOAT), weight({kClasses}, ACL_FLOAT);
+  DeviceTensor total({1}, ACL_FLOAT), one({1}, ACL_FLOAT), g({}, ACL_FLOAT);
+  DeviceTensor gin({kRows, kClasses}, ACL_FLOAT), target({kRows}, ACL_INT64);
+  g.Fill({1});
+  std::vector<float> ones(static_cast<size_t>(kClasses), 1.0f);
+  weight.Fill(ones);
+  std::vector<double> good(static_cast<size_t>(kRows));
+  for (int64_t r = 0; r < kRows; ++r) good[r] = static_cast<double>(r % kClasses);
+  const double kLowest = -9223372036854775808.0;  // -2^63, exact in a double
+  for (int64_t at : {0, 7, 8, 31, 32, 1234, 2975, 2999, 3000}) {
+    for (double bad : {-1.0, 7.0, kLowest, 4611686018427387904.0}) {
+      std::vector<double> targets = good;
+      targets[at] = bad;
+      if (at + 500 < kRows) targets[at + 500] = -5.0;
+      target.FillDouble(targets);
+      gin.Reset();
+      EXPECT_EQ(RunBackward(g, self, target, weight, 2, -100, total, gin), kTaskFailed);
+      const std::string message = RecentError();
+      const std::string want = "target element " + std::to_string(at) + " is " +
+                               std::to_string(static_cast<int64_t>(bad)) + ",";
+      EXPECT_NE(message.find(want), std::string::npos) << "'" << want << "' not in " << message;
+      EXPECT_TRUE(gin.Untouched()) << at << " " << bad;
+    }
+  }
+  // ignoreIndex 3 (a class) and 9 (not one): those rows get no gradient, and 9 is no error.
+  for (int64_t ignore : {3, 9}) {
+    std::vector<double> targets = good;
+    for (int64_t r = 0; r < kRows; r += 5) targets[r] = static_cast<double>(ignore);
+    target.FillDouble(targets);
+    ASSERT_EQ(RunBackward(g, self, target, weight, 2, ignore, total, gin), ACLNN_SUCCESS)
+        << RecentError();
+    const std::vector<float> got = gin.Values();
+    int64_t wrong = 0;
+    for (int64_t r = 0; r < kRows; ++r) {
+      for (int64_t k = 0; k < kClasses; ++k) {
+        const bool hit = targets[r] == static_cast<double>(k) && targets[r] != ignore;
+        wrong += got[r * kClasses + k] != (hit ? -1.0f : 0.0f);
+      }
+    }
+    EXPECT_EQ(wrong, 0) << "ignoreIndex " << ignore;
+  }
+}
+
 TEST_F(NllLossTest, BitwiseIdenticalForAnyThreadCount) {
   // 100000 rows: 13 chunk partials in the forward sums.
   for (int64_t reduction : {0, 1, 2}) {

@@ -48,6 +48,11 @@ class TargetReader {
     return raw_ && t == ignore_ ? -1 : t;
   }
 
+  // The targets as stored, and the value among them that means "ignored" (ignoreIndex when read
+  // in place, else -1); every other value is a class in [0, c).
+  const int64_t* data() const { return data_; }
+  int64_t ignored() const { return raw_ ? ignore_ : -1; }
+
   // Whether the targets are read in place (no workspace copy).
   static bool InPlace(const Problem& p) {
     const MultiStrided<1> view = CollapsedView(p.target);
@@ -227,19 +232,32 @@ class BackwardPlan : public Plan {
 
  private:
   // Dense rows of p_.c elements of type T: of the elements [begin, end) of the run of all rows,
-  // element target[r] of each row r gets that class's bytes.
+  // element target[r] of each row r gets that class's bytes. Only the first and the last row can
+  // lie partly outside the piece; the rows between are checked for their target alone.
   template <class T>
   void SetTargets(unsigned char* out, const unsigned char* by_class, const TargetReader& target,
                   int64_t begin, int64_t end) const {
     T* rows = reinterpret_cast<T*>(out);
-    for (int64_t r = begin / p_.c, row_start = r * p_.c; row_start < end; ++r, row_start += p_.c) {
-      const int64_t t = target[r];
-      const int64_t at = row_start + t;
-      if (t < 0 || at < begin || at >= end) continue;
+    const int64_t* targets = target.data();
+    const int64_t c = p_.c;
+    // As unsigned values, -1 and every other negative value are above any class.
+    const auto classes = static_cast<uint64_t>(c);
+    const auto ignored = static_cast<uint64_t>(target.ignored());
+    auto set = [&](int64_t r, bool whole_row) {
+      const auto t = static_cast<uint64_t>(targets[r]);
+      if (t >= classes || t == ignored) return;
+      const int64_t at = r * c + static_cast<int64_t>(t);
+      if (!whole_row && (at < begin || at >= end)) return;
       T v;
-      std::memcpy(&v, by_class + t * static_cast<int64_t>(sizeof(T)), sizeof(T));
+      std::memcpy(&v, by_class + t * sizeof(T), sizeof(T));
       rows[at] = v;
-    }
+    };
+    const int64_t first = begin / c, last = (end - 1) / c;
+    const int64_t whole_from = first * c == begin ? first : first + 1;
+    const int64_t whole_to = (last + 1) * c <= end ? last + 1 : last;
+    if (whole_from > first) set(first, false);
+    for (int64_t r = whole_from; r < whole_to; ++r) set(r, true);
+    if (whole_to <= last && whole_to >= whole_from) set(last, false);
   }
 
   Problem p_;
