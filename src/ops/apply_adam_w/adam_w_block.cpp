@@ -29,9 +29,9 @@ HWY_INLINE void UpdateLanes(D d, const BlockScalars& s, int64_t i, const void* g
     vm = hn::IfThenElse(hn::Lt(old, vi), vi, old);
     cv::StoreFloatLanes<E>(d, vm, vmax, i);
   }
-  const auto denom = hn::Add(hn::Div(hn::Sqrt(vm), hn::Set(d, s.bc2_sqrt)), hn::Set(d, s.eps));
+  const auto denom = hn::Add(hn::Sqrt(vm), hn::Set(d, s.scaled_eps));
   const auto x = hn::Sub(hn::Mul(x0, hn::Set(d, s.decay)),
-                         hn::Mul(hn::Set(d, s.step_size), hn::Div(mi, denom)));
+                         hn::Mul(hn::Set(d, s.scaled_step), hn::Div(mi, denom)));
   cv::StoreFloatLanes<E>(d, x, var, i);
   cv::StoreFloatLanes<E>(d, mi, m, i);
   cv::StoreFloatLanes<E>(d, vi, v, i);

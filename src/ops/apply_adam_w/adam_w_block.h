@@ -13,12 +13,15 @@ namespace openaclnn::apply_adam_w::cpu {
 struct BlockScalars {
   float sign = 1;  // -1 with maximize
   float beta1 = 0, one_minus_beta1 = 1, beta2 = 0, one_minus_beta2 = 1;
-  float decay = 1, step_size = 0, bc2_sqrt = 1, eps = 0;
+  // AdamW's step_size * m / (sqrt(vm) / bc2_sqrt + eps) with numerator and denominator multiplied
+  // by bc2_sqrt (one division a lane instead of two, the update's bound): step_size * bc2_sqrt and
+  // eps * bc2_sqrt, each rounded once from double.
+  float decay = 1, scaled_step = 0, scaled_eps = 0;
 };
 
 // For i < n: g = sign * grad; m = beta1 m + (1 - beta1) g; v = beta2 v + ((1 - beta2) g) g;
 // vm = amsgrad ? (vmax = (vmax < v ? v : vmax)) : v;
-// var = var * decay - step_size * (m / (sqrt(vm) / bc2_sqrt + eps)). vmax may be null without
+// var = var * decay - scaled_step * (m / (sqrt(vm) + scaled_eps)). vmax may be null without
 // amsgrad.
 void UpdateBlock(const openaclnn::cpu::KernelTarget& target, const BlockScalars& s, bool amsgrad,
                  int64_t n, const float* grad, float* var, float* m, float* v, float* vmax);

@@ -174,6 +174,16 @@ TEST_F(ApplyAdamWTest, ContiguousOperandsOfOneDtype) {
   }
 }
 
+TEST_F(ApplyAdamWTest, LargeTensorsInTasksOfSeveralBlocks) {
+  // 300007 elements: pool tasks of four 2048-element blocks, the last task and block partial; the
+  // one-dtype contiguous path and the buffered one (FLOAT state, BFLOAT16 gradient).
+  std::mt19937 rng(31);
+  Hyper h;
+  h.amsgrad = true;
+  CheckSteps({300007}, ACL_BF16, ACL_BF16, h, &rng, 2, ACL_INT64, true);
+  CheckSteps({300007}, ACL_FLOAT, ACL_BF16, h, &rng, 2, ACL_INT64, true);
+}
+
 TEST_F(ApplyAdamWTest, MixedDtypesAndOtherHyperparameters) {
   std::mt19937 rng(5);
   Hyper h;
