@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -379,15 +380,39 @@ class ActivationPlan : public Plan {
           for (int k = 0; k < n; ++k) y[k * ys_step] = rounded_table_[bits[k]];
         } else {
           const int tabulated = table_ != nullptr ? TabulatedInput(p_.kind) : -1;
+          // Unit-stride FLOAT operands are read, and outputs that overlap no input of the block
+          // written, where they lie; the others go through the fp32 block buffers.
+          const float* xp[3] = {xs[0], xs[1], xs[2]};
+          float* yp[2] = {ys[0], ys[1]};
           for (int i = 0; i < InputCount(p_.kind); ++i) {
-            if (i == tabulated) {
+            if (i != tabulated && p_.in[i].strides[inner] == 1 &&
+                p_.in[i].type == ElemType::kFloat32) {
+              xp[i] = reinterpret_cast<const float*>(in_base[i]) + in_off[i];
+            }
+          }
+          for (int o = 0; o < OutputCount(p_.kind) && tabulated < 0; ++o) {
+            if (p_.out[o].strides[inner] != 1 || p_.out[o].type != ElemType::kFloat32) continue;
+            float* y = reinterpret_cast<float*>(out_base[o]) + out_off[o];
+            // (Buffered inputs are read in full before anything is written.)
+            const auto y_at = reinterpret_cast<uintptr_t>(y), bytes = uintptr_t{4} * n;
+            bool apart = true;
+            for (int i = 0; i < InputCount(p_.kind); ++i) {
+              const auto x_at = reinterpret_cast<uintptr_t>(xp[i]);
+              apart = apart && (xp[i] == xs[i] || x_at + bytes <= y_at || y_at + bytes <= x_at);
+            }
+            if (apart) yp[o] = y;
+          }
+          for (int i = 0; i < InputCount(p_.kind); ++i) {
+            if (xp[i] != xs[i]) {
+              // Read where it lies.
+            } else if (i == tabulated) {
               // The 16-bit x: each element's bits index the table.
               const auto* bits = reinterpret_cast<const uint16_t*>(in_base[i]) + in_off[i];
               const int64_t stride = p_.in[i].strides[inner];
               if (i == 0) {
                 for (int k = 0; k < n; ++k) ys[0][k] = table_[bits[k * stride]];
               } else {
-                for (int k = 0; k < n; ++k) ys[0][k] = xs[0][k] * table_[bits[k * stride]];
+                for (int k = 0; k < n; ++k) ys[0][k] = xp[0][k] * table_[bits[k * stride]];
               }
             } else if (p_.in[i].strides[inner] == 1 && p_.in[i].type != ElemType::kFloat64) {
               openaclnn::cpu::LoadFloatRun(
@@ -397,9 +422,11 @@ class ActivationPlan : public Plan {
               LoadBlock(in_base[i], p_.in[i].type, in_off[i], p_.in[i].strides[inner], n, xs[i]);
             }
           }
-          if (tabulated < 0) cpu::BatchF32(target_, p_.kind, xs[0], xs[1], xs[2], ys[0], ys[1], n);
+          if (tabulated < 0) cpu::BatchF32(target_, p_.kind, xp[0], xp[1], xp[2], yp[0], yp[1], n);
           for (int i = 0; i < OutputCount(p_.kind); ++i) {
-            if (p_.out[i].strides[inner] == 1 && p_.out[i].type != ElemType::kFloat64) {
+            if (yp[i] != ys[i]) {
+              // Written where it lies.
+            } else if (p_.out[i].strides[inner] == 1 && p_.out[i].type != ElemType::kFloat64) {
               openaclnn::cpu::StoreFloatRun(
                   target_, p_.out[i].type, ys[i], n,
                   out_base[i] + out_off[i] * static_cast<int64_t>(ElemSize(p_.out[i].type)));
