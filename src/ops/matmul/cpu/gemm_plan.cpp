@@ -39,6 +39,11 @@ namespace {
 
 using cpu::CeilDiv;
 
+// The GEMM's element type for an output or bias dtype (BFLOAT16, else FLOAT).
+cpu::GemmElement GemmElementOf(aclDataType dtype) {
+  return dtype == ACL_BF16 ? cpu::GemmElement::kBf16 : cpu::GemmElement::kFloat;
+}
+
 // Single-threaded oneDNN keeps 90-95 % of a core's peak from about 256 x 512 tiles (measured for
 // ConvTbcBackward); 512 x 512 tiles pack less per product and ran the transformer shapes of
 // bench_matmul (2048 x 1024..4096 x 1024..4096, 256 x 32000 x 1024) at 82-90 % of the FMA peak
@@ -344,12 +349,10 @@ class GemmPlan : public Plan {
         const bool a_dense = ga.trans ? ga.ld == rows : ga.ld == p.k;
         cpu::GemmOutput probe;
         probe.ldc = ldc_ == cols || !a_dense ? ldc_ : cols;  // as RunPrimitiveTile writes it
-        probe.c_type =
-            p.c.desc.dtype == ACL_BF16 ? cpu::GemmElement::kBf16 : cpu::GemmElement::kFloat;
+        probe.c_type = GemmElementOf(p.c.desc.dtype);
         if (p.has_bias) {
           probe.bias = &probe;  // only its presence counts
-          probe.bias_type =
-              p.bias.desc.dtype == ACL_BF16 ? cpu::GemmElement::kBf16 : cpu::GemmElement::kFloat;
+          probe.bias_type = GemmElementOf(p.bias.desc.dtype);
         }
         if (!cpu::BlockedBRuns(ga.trans, rows, cols, p.k, ga.ld, probe)) return;
       }
@@ -358,7 +361,6 @@ class GemmPlan : public Plan {
     g.blocked = true;
     g.source_trans = g.trans;
     g.source_ld = g.ld;
-    g.own_batches = 1;
     g.panel = ws->Book(sizeof(uint16_t) * static_cast<size_t>(cpu::BlockedBElements(p.k, p.n)));
     const int64_t blocks = CeilDiv(p.n, cpu::kBlockedBCols);
     const int64_t block_elements = cpu::BlockedBDepth(p.k) * cpu::kBlockedBCols;
@@ -546,15 +548,14 @@ class GemmPlan : public Plan {
             (p_.c.BatchOffset(p_.batch_rank, p_.batch_dims.data(), t.layer) + t.r0 * ldc_ + t.c0) *
                 c_size;
     out.ldc = ldc_;
-    out.c_type = p_.c.desc.dtype == ACL_BF16 ? cpu::GemmElement::kBf16 : cpu::GemmElement::kFloat;
+    out.c_type = GemmElementOf(p_.c.desc.dtype);
     if (p_.has_bias) {
       const int64_t b_size = static_cast<int64_t>(DTypeSize(p_.bias.desc.dtype));
       out.bias = static_cast<const unsigned char*>(s.bias_src) +
                  (p_.bias.BatchOffset(p_.batch_rank, p_.batch_dims.data(), t.layer) +
                   t.c0 * p_.bias.col_stride) *
                      b_size;
-      out.bias_type =
-          p_.bias.desc.dtype == ACL_BF16 ? cpu::GemmElement::kBf16 : cpu::GemmElement::kFloat;
+      out.bias_type = GemmElementOf(p_.bias.desc.dtype);
     }
     const int64_t rows = t.r1 - t.r0, cols = t.c1 - t.c0;
     const bool dense_operands = (ga.trans ? ga.ld == rows : ga.ld == p_.k) &&
