@@ -230,8 +230,8 @@ void Store(unsigned char* base, ElemType type, int64_t index, T value) {
 // Elements per task: fixed, so the split depends on the problem only.
 constexpr int64_t kChunk = 1 << 15;
 
-// The GELU input whose values a table can hold: x (input 0 of the forward, input 1 of the
-// gradients); GLU has none.
+// The input whose values a table can hold: GELU's x (input 0 of the forward, input 1 of the
+// gradients), and GLU's gate b (input 1: out = a * sigmoid(b)).
 int TabulatedInput(Kind kind) {
   switch (kind) {
     case Kind::kGeluErf:
@@ -239,6 +239,7 @@ int TabulatedInput(Kind kind) {
       return 0;
     case Kind::kGeluGradErf:
     case Kind::kGeluGradTanh:
+    case Kind::kGlu:
       return 1;
     default:
       return -1;

@@ -4,13 +4,16 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "aclnnop/aclnn_glu.h"
 #include "aclnnop/aclnn_glu_backward.h"
+#include "api/dtype.h"
 #include "backend/cpu/thread_pool.h"
 #include "util/activation_test_util.h"
 
@@ -146,6 +149,58 @@ TEST_F(GluTest, CraftedValues) {
   DeviceTensor out64({2, 1}, ACL_DOUBLE);
   ASSERT_EQ(CallGlu(stream_, self.get(), 1, out64.get()), ACLNN_SUCCESS) << RecentError();
   EXPECT_EQ(out64.ValuesDouble(), (std::vector<double>{0.5, 1.5}));
+}
+
+// A FLOAT16 or BFLOAT16 gate b is looked up in a table of the fp32 sigmoid
+// (ops/gelu/activation.cpp): for every one of the 65536 b values (NaN patterns aside) and a spread
+// of a values, the 16-bit out must be the FLOAT path's a * sigmoid(b) rounded once, bit for bit;
+// the halves both along unit-stride rows (dim 0) and interleaved (dim 1, b at stride 2).
+TEST_F(GluTest, SixteenBitGateGivesTheFloatPathBitsRounded) {
+  const int64_t n = int64_t{1} << 16;
+  for (aclDataType t : {ACL_BF16, ACL_FLOAT16}) {
+    const bool bf16 = t == ACL_BF16;
+    const auto round16 = [bf16](float v) {
+      return bf16 ? RoundThroughBFloat16(v) : RoundThroughHalf(v);
+    };
+    std::vector<float> as(n), bs(n);
+    for (int64_t i = 0; i < n; ++i) {
+      const auto bits = static_cast<uint16_t>(i);
+      bs[i] = bf16 ? BFloat16ToFloat(bits) : HalfToFloat(bits);
+      as[i] = round16(static_cast<float>(i % 89 - 44) * 0.41f);
+    }
+    for (int dim : {0, 1}) {
+      const std::vector<int64_t> dims =
+          dim == 0 ? std::vector<int64_t>{2, n} : std::vector<int64_t>{n, 2};
+      const std::vector<int64_t> half =
+          dim == 0 ? std::vector<int64_t>{1, n} : std::vector<int64_t>{n, 1};
+      std::vector<float> self_values(static_cast<size_t>(2 * n));
+      for (int64_t i = 0; i < n; ++i) {
+        self_values[dim == 0 ? i : 2 * i] = as[i];
+        self_values[dim == 0 ? n + i : 2 * i + 1] = bs[i];
+      }
+      DeviceTensor self16(dims, t), out16(half, t), self32(dims, ACL_FLOAT), out32(half, ACL_FLOAT);
+      self16.Fill(self_values);
+      self32.Fill(self_values);
+      ASSERT_EQ(CallGlu(stream_, self16.get(), dim, out16.get()), ACLNN_SUCCESS) << RecentError();
+      ASSERT_EQ(CallGlu(stream_, self32.get(), dim, out32.get()), ACLNN_SUCCESS) << RecentError();
+      const std::vector<float> got = out16.Values(), fp32 = out32.Values();
+      int64_t compared = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        const float want = round16(fp32[i]);
+        if (std::isnan(want)) {
+          ASSERT_TRUE(std::isnan(got[i])) << DTypeName(t) << " b=" << bs[i];
+          continue;
+        }
+        uint32_t got_bits = 0, want_bits = 0;
+        std::memcpy(&got_bits, &got[i], 4);
+        std::memcpy(&want_bits, &want, 4);
+        ASSERT_EQ(got_bits, want_bits) << DTypeName(t) << " dim " << dim << " a=" << as[i]
+                                       << " b=" << bs[i] << " got " << got[i] << " want " << want;
+        ++compared;
+      }
+      EXPECT_GT(compared, n * 9 / 10) << DTypeName(t);  // NaN b aside
+    }
+  }
 }
 
 TEST_F(GluTest, EmptyTensors) {

@@ -83,7 +83,8 @@ void BatchF32Impl(Kind kind, const float* x0, const float* x1, const float* x2, 
       }
       break;
     case Kind::kGlu:
-      for (int i = 0; i < n; ++i) y0[i] = x0[i] / (1.f + ExpF(-x1[i]));
+      // a times the sigmoid (not a / (1 + e^-b)): a 16-bit b's table holds the sigmoid.
+      for (int i = 0; i < n; ++i) y0[i] = x0[i] * (1.f / (1.f + ExpF(-x1[i])));
       break;
     case Kind::kGluGrad:
       for (int i = 0; i < n; ++i) {
