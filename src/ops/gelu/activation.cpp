@@ -319,6 +319,13 @@ class ActivationPlan : public Plan {
           GetGeluTable(target_, p.kind, p.in[x].type, x == 0 ? out : ElemType::kFloat32);
       table_ = table.values;
       rounded_table_ = table.rounded;
+      // A gradient's dy (GLU's a) times the entry, on unit-stride runs of one dtype: one pass of
+      // cpu::TableProduct instead of loads, lookups and stores through the block buffers.
+      const int inner = p.rank - 1;
+      table_product_ = x == 1 && p.in[0].type == p.out[0].type &&
+                       (p.out[0].type == ElemType::kFloat32 || IsSixteenBit(p.out[0].type)) &&
+                       p.in[0].strides[inner] == 1 && p.in[1].strides[inner] == 1 &&
+                       p.out[0].strides[inner] == 1;
     }
   }
   // The fp32 plan runs its block math on the SIMD target phase 1 chose.
@@ -379,6 +386,11 @@ class ActivationPlan : public Plan {
           uint16_t bits[kBlock];
           for (int k = 0; k < n; ++k) bits[k] = x[k * xs_step];
           for (int k = 0; k < n; ++k) y[k * ys_step] = rounded_table_[bits[k]];
+        } else if (table_product_ && TableProductHere(in_base, out_base, in_off, out_off, n)) {
+          const int64_t es = static_cast<int64_t>(ElemSize(p_.out[0].type));
+          cpu::TableProduct(target_, p_.out[0].type, in_base[0] + in_off[0] * es,
+                            reinterpret_cast<const uint16_t*>(in_base[1]) + in_off[1], table_,
+                            out_base[0] + out_off[0] * es, n);
         } else {
           const int tabulated = table_ != nullptr ? TabulatedInput(p_.kind) : -1;
           // Unit-stride FLOAT operands are read, and outputs that overlap no input of the block
@@ -473,6 +485,23 @@ class ActivationPlan : public Plan {
     }
   }
 
+  // Whether the table product may write the block's out run: it reads each lane of its inputs
+  // just before writing that lane, so out may be an input's own run, but must not overlap one
+  // otherwise.
+  bool TableProductHere(const unsigned char* const* in_base, unsigned char* const* out_base,
+                        const int64_t* in_off, const int64_t* out_off, int n) const {
+    const auto out_size = static_cast<int64_t>(ElemSize(p_.out[0].type));
+    const auto y = reinterpret_cast<uintptr_t>(out_base[0] + out_off[0] * out_size);
+    const auto y_bytes = static_cast<uintptr_t>(out_size * n);
+    for (int i = 0; i < 2; ++i) {
+      const auto size = static_cast<int64_t>(ElemSize(p_.in[i].type));
+      const auto x = reinterpret_cast<uintptr_t>(in_base[i] + in_off[i] * size);
+      const bool same_run = x == y && size == out_size;
+      if (!same_run && x + static_cast<uintptr_t>(size * n) > y && y + y_bytes > x) return false;
+    }
+    return true;
+  }
+
   void Element(const unsigned char* const* in_base, unsigned char* const* out_base,
                const int64_t* in_off, const int64_t* out_off) const {
     const T x0 = Load<T>(in_base[0], p_.in[0].type, in_off[0]);
@@ -511,6 +540,7 @@ class ActivationPlan : public Plan {
   openaclnn::cpu::KernelTarget target_;
   const float* table_ = nullptr;             // GeluTable::values for a 16-bit x, else null
   const uint16_t* rounded_table_ = nullptr;  // its entries rounded to a forward's 16-bit out
+  bool table_product_ = false;               // a gradient or GLU through cpu::TableProduct
 };
 
 }  // namespace

@@ -291,16 +291,35 @@ TEST_F(GeluTest, FloatOperandsUsedWhereTheyLie) {
       refill(&g, gs);
     }
   }
+  // 16-bit gradients through the table product, in place (out = gradOutput, out = self).
+  DeviceTensor x16({n}, ACL_BF16), g16({n}, ACL_BF16), out16({n}, ACL_BF16);
+  const std::vector<double> x16s = x16.FillUniform(&rng, -4.f, 4.f);
+  const std::vector<double> g16s = g16.FillUniform(&rng, -2.f, 2.f);
+  for (Form f : {Form::kBackward, Form::kBackwardV2Erf, Form::kBackwardV2Tanh}) {
+    ASSERT_EQ(Call(stream_, f, g16.get(), x16.get(), out16.get()), ACLNN_SUCCESS) << RecentError();
+    const std::vector<float> want = out16.Values();
+    for (int64_t i = 0; i < n; ++i) {
+      const double gold =
+          g16s[i] * (IsTanh(f) ? GoldGeluGradTanh(x16s[i]) : GoldGeluGradErf(x16s[i]));
+      ASSERT_NEAR(want[i], gold, Tolerance(ACL_BF16, gold)) << KeyOf(f) << " element " << i;
+    }
+    ASSERT_EQ(Call(stream_, f, g16.get(), x16.get(), g16.get()), ACLNN_SUCCESS) << RecentError();
+    EXPECT_EQ(g16.Values(), want) << KeyOf(f) << " BFLOAT16 out = gradOutput";
+    refill(&g16, g16s);
+    ASSERT_EQ(Call(stream_, f, g16.get(), x16.get(), x16.get()), ACLNN_SUCCESS) << RecentError();
+    EXPECT_EQ(x16.Values(), want) << KeyOf(f) << " BFLOAT16 out = self";
+    refill(&x16, x16s);
+  }
   // A FLOAT gradOutput read where it lies, times the table entry of a 16-bit self.
   for (aclDataType t : {ACL_BF16, ACL_FLOAT16}) {
-    DeviceTensor x16({n}, t);
-    const std::vector<double> x16s = x16.FillUniform(&rng, -6.f, 6.f);
+    DeviceTensor xt({n}, t);
+    const std::vector<double> xts = xt.FillUniform(&rng, -6.f, 6.f);
     for (Form f : {Form::kBackward, Form::kBackwardV2Erf, Form::kBackwardV2Tanh}) {
-      ASSERT_EQ(Call(stream_, f, g.get(), x16.get(), out.get()), ACLNN_SUCCESS) << RecentError();
+      ASSERT_EQ(Call(stream_, f, g.get(), xt.get(), out.get()), ACLNN_SUCCESS) << RecentError();
       const std::vector<float> got = out.Values();
       for (int64_t i = 0; i < n; ++i) {
         const double gold =
-            gs[i] * (IsTanh(f) ? GoldGeluGradTanh(x16s[i]) : GoldGeluGradErf(x16s[i]));
+            gs[i] * (IsTanh(f) ? GoldGeluGradTanh(xts[i]) : GoldGeluGradErf(xts[i]));
         ASSERT_NEAR(got[i], gold, Tolerance(ACL_FLOAT, gold))
             << KeyOf(f) << " " << DTypeName(t) << " element " << i;
       }

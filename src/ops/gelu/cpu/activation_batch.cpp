@@ -8,7 +8,8 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
 // After highway.h, as Highway asks for its -inl headers.
-#include "kernels/cpu/exp-inl.h"  // NOLINT(build/include_order)
+#include "kernels/cpu/convert-inl.h"  // NOLINT(build/include_order)
+#include "kernels/cpu/exp-inl.h"      // NOLINT(build/include_order)
 
 HWY_BEFORE_NAMESPACE();
 // No floating-point trap is ever observed here, so the compiler may if-convert the selects below
@@ -97,6 +98,37 @@ void BatchF32Impl(Kind kind, const float* x0, const float* x1, const float* x2, 
   }
 }
 
+// y[i] = x[i] * table[bits[i]] for i < n, x and y of type E: whole vectors (the table entries
+// gathered), then one lane at a time with the same operations.
+template <ElemType E>
+void TableProduct(const void* x, const uint16_t* bits, const float* table, void* y, int n) {
+  namespace hn = hwy::HWY_NAMESPACE;
+  namespace cv = ::openaclnn::simd::HWY_NAMESPACE;
+  auto lanes_at = [&](auto d, int i) {
+    const hn::RebindToSigned<decltype(d)> di;
+    const auto index = hn::BitCast(di, cv::LoadU16AsU32(d, bits + i));
+    const auto v = hn::Mul(cv::LoadFloatLanes<E>(d, x, i), hn::GatherIndex(d, table, index));
+    cv::StoreFloatLanes<E>(d, v, y, i);
+  };
+  const hn::ScalableTag<float> d;
+  const int lanes = static_cast<int>(hn::Lanes(d));
+  int i = 0;
+  for (; i + lanes <= n; i += lanes) lanes_at(d, i);
+  for (; i < n; ++i) lanes_at(hn::CappedTag<float, 1>(), i);
+}
+
+void TableProductImpl(ElemType type, const void* x, const uint16_t* bits, const float* table,
+                      void* y, int n) {
+  switch (type) {
+    case ElemType::kFloat16:
+      return TableProduct<ElemType::kFloat16>(x, bits, table, y, n);
+    case ElemType::kBFloat16:
+      return TableProduct<ElemType::kBFloat16>(x, bits, table, y, n);
+    default:
+      return TableProduct<ElemType::kFloat32>(x, bits, table, y, n);
+  }
+}
+
 }  // namespace openaclnn::activation::cpu::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -104,6 +136,12 @@ HWY_AFTER_NAMESPACE();
 namespace openaclnn::activation::cpu {
 
 HWY_EXPORT(BatchF32Impl);
+HWY_EXPORT(TableProductImpl);
+
+void TableProduct(const openaclnn::cpu::KernelTarget& target, ElemType type, const void* x,
+                  const uint16_t* bits, const float* table, void* y, int n) {
+  OPENACLNN_DISPATCH(TableProductImpl, target)(type, x, bits, table, y, n);
+}
 
 void BatchF32(const openaclnn::cpu::KernelTarget& target, Kind kind, const float* x0,
               const float* x1, const float* x2, float* y0, float* y1, int n) {
