@@ -199,6 +199,14 @@ TEST_F(GluTest, SixteenBitGateGivesTheFloatPathBitsRounded) {
         ++compared;
       }
       EXPECT_GT(compared, n * 9 / 10) << DTypeName(t);  // NaN b aside
+      // A FLOAT out of the 16-bit self: the lookup through the block buffers, no rounding.
+      DeviceTensor out_f32(half, ACL_FLOAT);
+      ASSERT_EQ(CallGlu(stream_, self16.get(), dim, out_f32.get()), ACLNN_SUCCESS) << RecentError();
+      const std::vector<float> wide = out_f32.Values();
+      for (int64_t i = 0; i < n; ++i) {
+        if (std::isnan(fp32[i])) continue;
+        ASSERT_EQ(wide[i], fp32[i]) << DTypeName(t) << " dim " << dim << " b=" << bs[i];
+      }
     }
   }
 }
