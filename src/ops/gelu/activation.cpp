@@ -327,6 +327,23 @@ class ActivationPlan : public Plan {
                        p.in[0].strides[inner] == 1 && p.in[1].strides[inner] == 1 &&
                        p.out[0].strides[inner] == 1;
     }
+    // GluBackward with a 16-bit b: the sigmoid from GLU's table, where g, a, b and both halves of
+    // out are unit-stride runs of b's type (cpu::GluGradTable); otherwise the block math.
+    if (std::is_same<T, float>::value && p.kind == Kind::kGluGrad && p.rank > 0 &&
+        IsSixteenBit(p.in[2].type)) {
+      const int inner = p.rank - 1;
+      bool runs = true;
+      for (int i = 0; i < 3; ++i) {
+        runs = runs && p.in[i].type == p.in[2].type && p.in[i].strides[inner] == 1;
+      }
+      for (int o = 0; o < 2; ++o) {
+        runs = runs && p.out[o].type == p.in[2].type && p.out[o].strides[inner] == 1;
+      }
+      if (runs) {
+        glu_grad_table_ =
+            GetGeluTable(target_, Kind::kGlu, p.in[2].type, ElemType::kFloat32).values;
+      }
+    }
   }
   // The fp32 plan runs its block math on the SIMD target phase 1 chose.
   const char* target_name() const override {
@@ -386,7 +403,14 @@ class ActivationPlan : public Plan {
           uint16_t bits[kBlock];
           for (int k = 0; k < n; ++k) bits[k] = x[k * xs_step];
           for (int k = 0; k < n; ++k) y[k * ys_step] = rounded_table_[bits[k]];
-        } else if (table_product_ && TableProductHere(in_base, out_base, in_off, out_off, n)) {
+        } else if (glu_grad_table_ != nullptr &&
+                   RunsApart(in_base, out_base, in_off, out_off, 3, 2, n)) {
+          const int64_t es = static_cast<int64_t>(ElemSize(p_.in[2].type));
+          cpu::GluGradTable(
+              target_, p_.in[2].type, in_base[0] + in_off[0] * es, in_base[1] + in_off[1] * es,
+              reinterpret_cast<const uint16_t*>(in_base[2]) + in_off[2], glu_grad_table_,
+              out_base[0] + out_off[0] * es, out_base[1] + out_off[1] * es, n);
+        } else if (table_product_ && RunsApart(in_base, out_base, in_off, out_off, 2, 1, n)) {
           const int64_t es = static_cast<int64_t>(ElemSize(p_.out[0].type));
           cpu::TableProduct(target_, p_.out[0].type, in_base[0] + in_off[0] * es,
                             reinterpret_cast<const uint16_t*>(in_base[1]) + in_off[1], table_,
@@ -485,19 +509,21 @@ class ActivationPlan : public Plan {
     }
   }
 
-  // Whether the table product may write the block's out run: it reads each lane of its inputs
-  // just before writing that lane, so out may be an input's own run, but must not overlap one
-  // otherwise.
-  bool TableProductHere(const unsigned char* const* in_base, unsigned char* const* out_base,
-                        const int64_t* in_off, const int64_t* out_off, int n) const {
-    const auto out_size = static_cast<int64_t>(ElemSize(p_.out[0].type));
-    const auto y = reinterpret_cast<uintptr_t>(out_base[0] + out_off[0] * out_size);
-    const auto y_bytes = static_cast<uintptr_t>(out_size * n);
-    for (int i = 0; i < 2; ++i) {
-      const auto size = static_cast<int64_t>(ElemSize(p_.in[i].type));
-      const auto x = reinterpret_cast<uintptr_t>(in_base[i] + in_off[i] * size);
-      const bool same_run = x == y && size == out_size;
-      if (!same_run && x + static_cast<uintptr_t>(size * n) > y && y + y_bytes > x) return false;
+  // Whether a one-pass table kernel may write the block's runs of the first `outs` outputs: it
+  // reads each lane of its `ins` inputs just before writing that lane, so an out may be an
+  // input's own run, but must not overlap one otherwise.
+  bool RunsApart(const unsigned char* const* in_base, unsigned char* const* out_base,
+                 const int64_t* in_off, const int64_t* out_off, int ins, int outs, int n) const {
+    for (int o = 0; o < outs; ++o) {
+      const auto out_size = static_cast<int64_t>(ElemSize(p_.out[o].type));
+      const auto y = reinterpret_cast<uintptr_t>(out_base[o] + out_off[o] * out_size);
+      const auto y_bytes = static_cast<uintptr_t>(out_size * n);
+      for (int i = 0; i < ins; ++i) {
+        const auto size = static_cast<int64_t>(ElemSize(p_.in[i].type));
+        const auto x = reinterpret_cast<uintptr_t>(in_base[i] + in_off[i] * size);
+        const bool same_run = x == y && size == out_size;
+        if (!same_run && x + static_cast<uintptr_t>(size * n) > y && y + y_bytes > x) return false;
+      }
     }
     return true;
   }
@@ -541,6 +567,7 @@ class ActivationPlan : public Plan {
   const float* table_ = nullptr;             // GeluTable::values for a 16-bit x, else null
   const uint16_t* rounded_table_ = nullptr;  // its entries rounded to a forward's 16-bit out
   bool table_product_ = false;               // a gradient or GLU through cpu::TableProduct
+  const float* glu_grad_table_ = nullptr;    // GLU's sigmoid table for cpu::GluGradTable, or null
 };
 
 }  // namespace

@@ -154,7 +154,8 @@ TEST_F(GluTest, CraftedValues) {
 // A FLOAT16 or BFLOAT16 gate b is looked up in a table of the fp32 sigmoid
 // (ops/gelu/activation.cpp): for every one of the 65536 b values (NaN patterns aside) and a spread
 // of a values, the 16-bit out must be the FLOAT path's a * sigmoid(b) rounded once, bit for bit;
-// the halves both along unit-stride rows (dim 0) and interleaved (dim 1, b at stride 2).
+// the halves both along unit-stride rows (dim 0) and interleaved (dim 1, b at stride 2). The same
+// for GluBackward's gradInput, and a FLOAT out of the 16-bit self equals the FLOAT path exactly.
 TEST_F(GluTest, SixteenBitGateGivesTheFloatPathBitsRounded) {
   const int64_t n = int64_t{1} << 16;
   for (aclDataType t : {ACL_BF16, ACL_FLOAT16}) {
@@ -207,6 +208,30 @@ TEST_F(GluTest, SixteenBitGateGivesTheFloatPathBitsRounded) {
         if (std::isnan(fp32[i])) continue;
         ASSERT_EQ(wide[i], fp32[i]) << DTypeName(t) << " dim " << dim << " b=" << bs[i];
       }
+      // GluBackward: both halves of gradInput are the FLOAT path's rounded once (dim 0: the
+      // one-pass table kernel; dim 1, strided halves: the block math).
+      std::vector<float> gs(static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i) gs[i] = round16(static_cast<float>(i % 53 - 26) * 0.23f);
+      DeviceTensor g16(half, t), g32(half, ACL_FLOAT), gin16(dims, t), gin32(dims, ACL_FLOAT);
+      g16.Fill(gs);
+      g32.Fill(gs);
+      ASSERT_EQ(CallGluBackward(stream_, g16.get(), self16.get(), dim, gin16.get()), ACLNN_SUCCESS)
+          << RecentError();
+      ASSERT_EQ(CallGluBackward(stream_, g32.get(), self32.get(), dim, gin32.get()), ACLNN_SUCCESS)
+          << RecentError();
+      const std::vector<float> got_grad = gin16.Values(), fp32_grad = gin32.Values();
+      int64_t compared_grad = 0;
+      for (int64_t i = 0; i < 2 * n; ++i) {
+        const float want = round16(fp32_grad[i]);
+        if (std::isnan(want)) continue;
+        uint32_t got_bits = 0, want_bits = 0;
+        std::memcpy(&got_bits, &got_grad[i], 4);
+        std::memcpy(&want_bits, &want, 4);
+        ASSERT_EQ(got_bits, want_bits) << DTypeName(t) << " dim " << dim << " gradInput element "
+                                       << i << " got " << got_grad[i] << " want " << want;
+        ++compared_grad;
+      }
+      EXPECT_GT(compared_grad, 2 * n * 9 / 10) << DTypeName(t);
     }
   }
 }

@@ -117,6 +117,37 @@ void TableProduct(const void* x, const uint16_t* bits, const float* table, void*
   for (; i < n; ++i) lanes_at(hn::CappedTag<float, 1>(), i);
 }
 
+// GluBackward with s = table[bits[i]] (the sigmoid of b): da = g s, db = da (a - a s), the
+// operations of BatchF32's kGluGrad, for i < n; g, a, da and db of type E.
+template <ElemType E>
+void GluGradTable(const void* g, const void* a, const uint16_t* bits, const float* table, void* da,
+                  void* db, int n) {
+  namespace hn = hwy::HWY_NAMESPACE;
+  namespace cv = ::openaclnn::simd::HWY_NAMESPACE;
+  auto lanes_at = [&](auto d, int i) {
+    const hn::RebindToSigned<decltype(d)> di;
+    const auto s = hn::GatherIndex(d, table, hn::BitCast(di, cv::LoadU16AsU32(d, bits + i)));
+    const auto av = cv::LoadFloatLanes<E>(d, a, i);
+    const auto dav = hn::Mul(cv::LoadFloatLanes<E>(d, g, i), s);
+    const auto dbv = hn::Mul(dav, hn::Sub(av, hn::Mul(av, s)));
+    cv::StoreFloatLanes<E>(d, dav, da, i);
+    cv::StoreFloatLanes<E>(d, dbv, db, i);
+  };
+  const hn::ScalableTag<float> d;
+  const int lanes = static_cast<int>(hn::Lanes(d));
+  int i = 0;
+  for (; i + lanes <= n; i += lanes) lanes_at(d, i);
+  for (; i < n; ++i) lanes_at(hn::CappedTag<float, 1>(), i);
+}
+
+void GluGradTableImpl(ElemType type, const void* g, const void* a, const uint16_t* bits,
+                      const float* table, void* da, void* db, int n) {
+  if (type == ElemType::kFloat16) {
+    return GluGradTable<ElemType::kFloat16>(g, a, bits, table, da, db, n);
+  }
+  GluGradTable<ElemType::kBFloat16>(g, a, bits, table, da, db, n);
+}
+
 void TableProductImpl(ElemType type, const void* x, const uint16_t* bits, const float* table,
                       void* y, int n) {
   switch (type) {
@@ -137,6 +168,13 @@ namespace openaclnn::activation::cpu {
 
 HWY_EXPORT(BatchF32Impl);
 HWY_EXPORT(TableProductImpl);
+HWY_EXPORT(GluGradTableImpl);
+
+void GluGradTable(const openaclnn::cpu::KernelTarget& target, ElemType type, const void* g,
+                  const void* a, const uint16_t* bits, const float* table, void* da, void* db,
+                  int n) {
+  OPENACLNN_DISPATCH(GluGradTableImpl, target)(type, g, a, bits, table, da, db, n);
+}
 
 void TableProduct(const openaclnn::cpu::KernelTarget& target, ElemType type, const void* x,
                   const uint16_t* bits, const float* table, void* y, int n) {

@@ -22,4 +22,11 @@ void BatchF32(const openaclnn::cpu::KernelTarget& target, Kind kind, const float
 void TableProduct(const openaclnn::cpu::KernelTarget& target, ElemType type, const void* x,
                   const uint16_t* bits, const float* table, void* y, int n);
 
+// GluBackward on n contiguous elements of `type` (FLOAT16 or BFLOAT16) in every run, with b's
+// sigmoid from the table of GLU's gate: da = g s and db = da (a - a s), s = table[bits of b], the
+// bits BatchF32 gives. da and db may be a's and b's own runs.
+void GluGradTable(const openaclnn::cpu::KernelTarget& target, ElemType type, const void* g,
+                  const void* a, const uint16_t* bits, const float* table, void* da, void* db,
+                  int n);
+
 }  // namespace openaclnn::activation::cpu
