@@ -98,18 +98,13 @@ void BatchF32Impl(Kind kind, const float* x0, const float* x1, const float* x2, 
   }
 }
 
-// y[i] = x[i] * table[bits[i]] for i < n, x and y of type E: whole vectors (the table entries
-// gathered), then one lane at a time with the same operations.
-template <ElemType E>
-void TableProduct(const void* x, const uint16_t* bits, const float* table, void* y, int n) {
-  namespace hn = hwy::HWY_NAMESPACE;
-  namespace cv = ::openaclnn::simd::HWY_NAMESPACE;
-  auto lanes_at = [&](auto d, int i) {
-    const hn::RebindToSigned<decltype(d)> di;
-    const auto index = hn::BitCast(di, cv::LoadU16AsU32(d, bits + i));
-    const auto v = hn::Mul(cv::LoadFloatLanes<E>(d, x, i), hn::GatherIndex(d, table, index));
-    cv::StoreFloatLanes<E>(d, v, y, i);
-  };
+namespace hn = hwy::HWY_NAMESPACE;
+namespace cv = ::openaclnn::simd::HWY_NAMESPACE;
+
+// lanes_at(d, i) on whole vectors of floats from i = 0, then lanes_at on one lane at a time for
+// the rest of [0, n): every element goes through the same operations.
+template <class F>
+HWY_INLINE void VectorsThenLanes(int n, const F& lanes_at) {
   const hn::ScalableTag<float> d;
   const int lanes = static_cast<int>(hn::Lanes(d));
   int i = 0;
@@ -117,27 +112,35 @@ void TableProduct(const void* x, const uint16_t* bits, const float* table, void*
   for (; i < n; ++i) lanes_at(hn::CappedTag<float, 1>(), i);
 }
 
+// The table entries that lanes i .. of the 16-bit values at `bits` index.
+template <class D>
+HWY_INLINE hn::Vec<D> Entries(D d, const float* table, const uint16_t* bits, int i) {
+  const hn::RebindToSigned<D> di;
+  return hn::GatherIndex(d, table, hn::BitCast(di, cv::LoadU16AsU32(d, bits + i)));
+}
+
+// y[i] = x[i] * table[bits[i]] for i < n, x and y of type E.
+template <ElemType E>
+void TableProduct(const void* x, const uint16_t* bits, const float* table, void* y, int n) {
+  VectorsThenLanes(n, [&](auto d, int i) {
+    const auto v = hn::Mul(cv::LoadFloatLanes<E>(d, x, i), Entries(d, table, bits, i));
+    cv::StoreFloatLanes<E>(d, v, y, i);
+  });
+}
+
 // GluBackward with s = table[bits[i]] (the sigmoid of b): da = g s, db = da (a - a s), the
 // operations of BatchF32's kGluGrad, for i < n; g, a, da and db of type E.
 template <ElemType E>
 void GluGradTable(const void* g, const void* a, const uint16_t* bits, const float* table, void* da,
                   void* db, int n) {
-  namespace hn = hwy::HWY_NAMESPACE;
-  namespace cv = ::openaclnn::simd::HWY_NAMESPACE;
-  auto lanes_at = [&](auto d, int i) {
-    const hn::RebindToSigned<decltype(d)> di;
-    const auto s = hn::GatherIndex(d, table, hn::BitCast(di, cv::LoadU16AsU32(d, bits + i)));
+  VectorsThenLanes(n, [&](auto d, int i) {
+    const auto s = Entries(d, table, bits, i);
     const auto av = cv::LoadFloatLanes<E>(d, a, i);
     const auto dav = hn::Mul(cv::LoadFloatLanes<E>(d, g, i), s);
     const auto dbv = hn::Mul(dav, hn::Sub(av, hn::Mul(av, s)));
     cv::StoreFloatLanes<E>(d, dav, da, i);
     cv::StoreFloatLanes<E>(d, dbv, db, i);
-  };
-  const hn::ScalableTag<float> d;
-  const int lanes = static_cast<int>(hn::Lanes(d));
-  int i = 0;
-  for (; i + lanes <= n; i += lanes) lanes_at(d, i);
-  for (; i < n; ++i) lanes_at(hn::CappedTag<float, 1>(), i);
+  });
 }
 
 void GluGradTableImpl(ElemType type, const void* g, const void* a, const uint16_t* bits,
