@@ -4,9 +4,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <random>
 #include <vector>
 
+#include "api/dtype.h"
 #include "util/pointwise_test_util.h"
 
 namespace openaclnn::test::act {
@@ -46,6 +49,27 @@ inline double Tolerance(aclDataType out, double gold) {
     default:
       return 1e-5 * std::fabs(gold) + 2e-6;
   }
+}
+
+// The first i where got[i] is not want[i] (a FLOAT path's result) rounded once to t (FLOAT16 or
+// BFLOAT16), bit for bit, a NaN wanted standing for any NaN got; -1 when there is none.
+// *compared counts the elements compared before it that were not NaN.
+inline int64_t FirstNotRoundedOnce(aclDataType t, const std::vector<float>& got,
+                                   const std::vector<float>& want, int64_t* compared) {
+  *compared = 0;
+  for (size_t i = 0; i < want.size(); ++i) {
+    const float w = t == ACL_BF16 ? RoundThroughBFloat16(want[i]) : RoundThroughHalf(want[i]);
+    if (std::isnan(w)) {
+      if (!std::isnan(got[i])) return static_cast<int64_t>(i);
+      continue;
+    }
+    uint32_t got_bits = 0, want_bits = 0;
+    std::memcpy(&got_bits, &got[i], 4);
+    std::memcpy(&want_bits, &w, 4);
+    if (got_bits != want_bits) return static_cast<int64_t>(i);
+    ++*compared;
+  }
+  return -1;
 }
 
 inline TensorLayout RandomLayout(std::mt19937* rng, int rank) {

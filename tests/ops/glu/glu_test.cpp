@@ -186,19 +186,9 @@ TEST_F(GluTest, SixteenBitGateGivesTheFloatPathBitsRounded) {
       ASSERT_EQ(CallGlu(stream_, self32.get(), dim, out32.get()), ACLNN_SUCCESS) << RecentError();
       const std::vector<float> got = out16.Values(), fp32 = out32.Values();
       int64_t compared = 0;
-      for (int64_t i = 0; i < n; ++i) {
-        const float want = round16(fp32[i]);
-        if (std::isnan(want)) {
-          ASSERT_TRUE(std::isnan(got[i])) << DTypeName(t) << " b=" << bs[i];
-          continue;
-        }
-        uint32_t got_bits = 0, want_bits = 0;
-        std::memcpy(&got_bits, &got[i], 4);
-        std::memcpy(&want_bits, &want, 4);
-        ASSERT_EQ(got_bits, want_bits) << DTypeName(t) << " dim " << dim << " a=" << as[i]
-                                       << " b=" << bs[i] << " got " << got[i] << " want " << want;
-        ++compared;
-      }
+      const int64_t bad = FirstNotRoundedOnce(t, got, fp32, &compared);
+      ASSERT_LT(bad, 0) << DTypeName(t) << " dim " << dim << " a=" << as[bad] << " b=" << bs[bad]
+                        << " got " << got[bad] << " fp32 " << fp32[bad];
       EXPECT_GT(compared, n * 9 / 10) << DTypeName(t);  // NaN b aside
       // A FLOAT out of the 16-bit self: the lookup through the block buffers, no rounding.
       DeviceTensor out_f32(half, ACL_FLOAT);
@@ -220,18 +210,10 @@ TEST_F(GluTest, SixteenBitGateGivesTheFloatPathBitsRounded) {
       ASSERT_EQ(CallGluBackward(stream_, g32.get(), self32.get(), dim, gin32.get()), ACLNN_SUCCESS)
           << RecentError();
       const std::vector<float> got_grad = gin16.Values(), fp32_grad = gin32.Values();
-      int64_t compared_grad = 0;
-      for (int64_t i = 0; i < 2 * n; ++i) {
-        const float want = round16(fp32_grad[i]);
-        if (std::isnan(want)) continue;
-        uint32_t got_bits = 0, want_bits = 0;
-        std::memcpy(&got_bits, &got_grad[i], 4);
-        std::memcpy(&want_bits, &want, 4);
-        ASSERT_EQ(got_bits, want_bits) << DTypeName(t) << " dim " << dim << " gradInput element "
-                                       << i << " got " << got_grad[i] << " want " << want;
-        ++compared_grad;
-      }
-      EXPECT_GT(compared_grad, 2 * n * 9 / 10) << DTypeName(t);
+      const int64_t bad_grad = FirstNotRoundedOnce(t, got_grad, fp32_grad, &compared);
+      ASSERT_LT(bad_grad, 0) << DTypeName(t) << " dim " << dim << " gradInput element " << bad_grad
+                             << " got " << got_grad[bad_grad] << " fp32 " << fp32_grad[bad_grad];
+      EXPECT_GT(compared, 2 * n * 9 / 10) << DTypeName(t);
     }
   }
 }
