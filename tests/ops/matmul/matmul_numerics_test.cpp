@@ -5,7 +5,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "api/dtype.h"
@@ -424,6 +426,73 @@ TEST_F(MatmulTest, ScalarsOfOtherDtypes) {
 // (row-major [K, N] and a weight.t() view of [N, K]), K and N off the vector and row-block sizes,
 // Addmm's bias and alpha; values against the golden model, and the same bits on every SIMD
 // target and thread count.
+// BFLOAT16 per-head products as attention makes them (head views of token rows, k^T and probs^T
+// read transposed, small odd shapes, Baddbmm's self added) on every planning ISA, the AMX tile
+// kernel where the CPU has one, against the float64 golden model, with the same bits for 1 and 3
+// threads.
+TEST_F(MatmulTest, Bf16PerHeadProductsMatchGolden) {
+  struct Case {
+    int64_t batch, m, n, k;
+    bool head_views, a_transposed, b_transposed;
+  };
+  const Case cases[] = {
+      {64, 64, 64, 64, true, false, true},   {64, 64, 64, 64, true, false, false},
+      {64, 64, 64, 64, true, true, false},   {8, 64, 64, 64, false, false, true},
+      {3, 37, 45, 70, false, true, true},    {3, 37, 45, 70, true, false, false},
+      {2, 64, 64, 256, false, false, false}, {5, 2, 1, 1, false, true, false},
+      {4, 33, 64, 96, true, true, true},     {2, 128, 64, 64, true, false, false}};
+  std::mt19937 rng(41);
+  for (const Case& c : cases) {
+    // [batch, rows, cols] as a head view: item l at l * cols, rows batch * cols apart; stored
+    // transposed: the view of a [batch, cols, rows] stack.
+    auto layout = [&](int64_t rows, int64_t cols, bool transposed) {
+      TensorLayout l;
+      const int64_t r = transposed ? cols : rows, q = transposed ? rows : cols;
+      l.strides = c.head_views ? std::vector<int64_t>{q, c.batch * q, 1}
+                               : std::vector<int64_t>{r * q, q, 1};
+      if (transposed) std::swap(l.strides[1], l.strides[2]);
+      l.name = std::string(c.head_views ? "head view" : "stack") + (transposed ? " (t)" : "");
+      return l;
+    };
+    DeviceTensor a({c.batch, c.m, c.k}, ACL_BF16, layout(c.m, c.k, c.a_transposed));
+    DeviceTensor b({c.batch, c.k, c.n}, ACL_BF16, layout(c.k, c.n, c.b_transposed));
+    DeviceTensor self({c.batch, c.m, c.n}, ACL_BF16);
+    a.FillUniform(&rng, -1.0f, 1.0f);
+    b.FillUniform(&rng, -1.0f, 1.0f);
+    self.FillUniform(&rng, -1.0f, 1.0f);
+    const std::vector<int64_t> out_dims = {c.batch, c.m, c.n};
+    const std::vector<double> product =
+        MatmulGolden(Values(a), {c.batch, c.m, c.k}, Values(b), {c.batch, c.k, c.n});
+    const std::vector<double> added =
+        AddScaled(product, out_dims, Values(self), out_dims, 1.0, 1.0);
+    const std::string name = std::to_string(c.batch) + " x " + std::to_string(c.m) + " x " +
+                             std::to_string(c.n) + " x " + std::to_string(c.k) +
+                             (c.head_views ? " head views" : "") + (c.a_transposed ? " A^T" : "") +
+                             (c.b_transposed ? " B^T" : "");
+    for (const std::string& isa : cpu::AvailableIsas()) {
+      ASSERT_TRUE(cpu::SetPlanningIsaCap(isa));
+      std::vector<std::vector<uint8_t>> results;
+      for (int threads : {1, 3}) {
+        cpu::SetNumThreads(threads);
+        DeviceTensor out(out_dims, ACL_BF16, layout(c.m, c.n, false));
+        DeviceTensor sum(out_dims, ACL_BF16);
+        ASSERT_EQ(MatmulCall(a, b, out, 0, stream_).phase2, 0) << name;
+        Scalar one(1.0f);
+        ASSERT_EQ(BaddbmmCall(self, a, b, one, one, sum, 0, stream_).phase2, 0) << name;
+        ExpectMatches(out, product, name + " " + isa);
+        ExpectMatches(sum, added, "baddbmm " + name + " " + isa);
+        std::vector<uint8_t> bytes = out.Bytes();
+        const std::vector<uint8_t> more = sum.Bytes();
+        bytes.insert(bytes.end(), more.begin(), more.end());
+        results.push_back(bytes);
+      }
+      EXPECT_TRUE(results.front() == results.back()) << name << " " << isa;
+    }
+    cpu::SetNumThreads(0);
+    ASSERT_TRUE(cpu::SetPlanningIsaCap(""));
+  }
+}
+
 TEST_F(MatmulTest, OneRowProductsMatchGoldenOnEveryTarget) {
   std::mt19937 rng(31);
   const int64_t sizes[][2] = {{37, 45}, {1024, 70}, {16, 3}, {5, 600}};  // {K, N}

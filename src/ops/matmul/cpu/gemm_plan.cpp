@@ -13,6 +13,7 @@
 #include "kernels/cpu/gemv.h"
 #include "kernels/cpu/pointwise_kernels.h"
 #include "kernels/cpu/small_gemm.h"
+#include "kernels/cpu/tile_gemm.h"
 #include "kernels/cpu/tiling.h"
 
 // C[b] = alpha * A[b] @ B[b] (+ beta * Bias[b]). The output of every batch is cut into fixed
@@ -206,7 +207,13 @@ class GemmPlan : public Plan {
     // packing; that kernel reads a transposed B itself.
     small_ = !bf16_ && p.k > 0 && cpu::SmallGemmRuns(target_) &&
              cpu::SmallGemmPays(steps.rows, steps.cols, p.k);
-    primitive_out_ = (bf16_ && primitive_out) || (f32_primitive && !small_);
+    // Small BFLOAT16 products (attention's per-head matrices) go to the tile unit straight from
+    // their operands (cpu::TileGemmBf16) rather than through oneDNN's set-up and dense copies.
+    tile_ = bf16_ && cpu::TileGemmRuns() && TileGemmTakes(p, steps);
+    primitive_out_ = !tile_ && ((bf16_ && primitive_out) || (f32_primitive && !small_));
+    // A BFLOAT16 out with unit column steps and no bias is written by the kernel itself.
+    tile_to_bf16_ = tile_ && primitive_out && p.c.desc.dtype == ACL_BF16 && !p.has_bias;
+    if (tile_to_bf16_) ldc_ = ldc;
     if (primitive_out_) ldc_ = ldc;
     const aclDataType operand_dtype = bf16_ ? ACL_BF16 : ACL_FLOAT;
     const size_t operand_bytes = bf16_ ? sizeof(uint16_t) : sizeof(float);
@@ -230,7 +237,7 @@ class GemmPlan : public Plan {
       const bool repack = bf16_ && g.direct && !g.transposed_copy && fits && x.rows > 1 &&
                           x.cols > 1 && !Bf16DenseOperand(w, g, p, steps) &&
                           (w == 0 || g.trans || steps.cols >= p.n);
-      if (g.direct && !g.transposed_copy && !repack) continue;
+      if (g.direct && (tile_ || (!g.transposed_copy && !repack))) continue;
       g.direct = false;
       // Packed in the orientation the source is read along unit stride, except for the
       // transposed copy.
@@ -452,6 +459,17 @@ class GemmPlan : public Plan {
 
   Status RunTile(const cpu::TileGrid::Tile& t, const RunState& s) const {
     if (primitive_out_) return RunPrimitiveTile(t, s);
+    if (tile_to_bf16_) {
+      const unsigned char* a = static_cast<const unsigned char*>(OperandMatrix(0, s, t.layer));
+      const unsigned char* b = static_cast<const unsigned char*>(OperandMatrix(1, s, t.layer));
+      uint16_t* c = static_cast<uint16_t*>(s.c_dst) +
+                    p_.c.BatchOffset(p_.batch_rank, p_.batch_dims.data(), t.layer) + t.r0 * ldc_ +
+                    t.c0;
+      cpu::TileGemmBf16To(t.r1 - t.r0, t.c1 - t.c0, p_.k,
+                          TileOperand(operand_[0], a + t.r0 * operand_[0].RowStep() * 2),
+                          TileOperand(operand_[1], b + t.c0 * operand_[1].ColStep() * 2), c, ldc_);
+      return Status::Ok();
+    }
     const int64_t rows = t.r1 - t.r0, cols = t.c1 - t.c0;
     // Where the GEMM writes the tile: out itself, the panel of an aliasing out, or this thread's
     // scratch tile (reused by the thread's next tile; every element is written before it is read).
@@ -479,6 +497,12 @@ class GemmPlan : public Plan {
       // matrix-vector kernel streams B once (oneDNN's reads it at a third of the speed).
       cpu::GemvRowMajor(target_, bf16_ ? ElemType::kBFloat16 : ElemType::kFloat32, gb.trans, cols,
                         p_.k, bf16_ ? 1.0f : p_.alpha, a_tile, b_tile, gb.ld, p_.has_bias, out);
+      if (!c_direct_ && !p_.defer_stores) Store(s, t.layer, t.r0, t.r1, t.c0, t.c1, out, ldc);
+      return Status::Ok();
+    }
+    if (tile_) {
+      cpu::TileGemmBf16(rows, cols, p_.k, TileOperand(ga, a_tile), TileOperand(gb, b_tile),
+                        p_.has_bias, out, ldc);
       if (!c_direct_ && !p_.defer_stores) Store(s, t.layer, t.r0, t.r1, t.c0, t.c1, out, ldc);
       return Status::Ok();
     }
@@ -515,6 +539,25 @@ class GemmPlan : public Plan {
     }
     if (!c_direct_ && !p_.defer_stores) Store(s, t.layer, t.r0, t.r1, t.c0, t.c1, out, ldc);
     return Status::Ok();
+  }
+
+  static cpu::StridedBf16 TileOperand(const GemmOperand& g, const unsigned char* x) {
+    return {reinterpret_cast<const uint16_t*>(x), g.RowStep(), g.ColStep()};
+  }
+
+  // Whether every tile of a BFLOAT16 product runs on cpu::TileGemmBf16: A and B read in place
+  // (rows or columns contiguous), each tile a whole matrix within the kernel's limits.
+  static bool TileGemmTakes(const Problem& p, const cpu::TileSteps& steps) {
+    GemmOperand g[2];
+    const MatrixOperand* ops[2] = {&p.a, &p.b};
+    for (int w = 0; w < 2; ++w) {
+      if (!DirectLayout(ops[w]->rows, ops[w]->cols, ops[w]->row_stride, ops[w]->col_stride,
+                        &g[w].trans, &g[w].ld)) {
+        return false;
+      }
+    }
+    return steps.rows >= p.m && steps.cols >= p.n &&
+           cpu::TileGemmPays(p.m, p.n, p.k, TileOperand(g[0], nullptr), TileOperand(g[1], nullptr));
   }
 
   // A tile of a primitive_out_ plan: oneDNN's matmul primitive writes out (and adds the bias row)
@@ -631,6 +674,8 @@ class GemmPlan : public Plan {
   bool primitive_out_ = false;  // tiles through oneDNN's matmul primitive, which writes out and
                                 // adds the bias row itself (FLOAT or bfloat16 operands)
   bool small_ = false;          // FLOAT tiles through cpu::SmallGemm rather than the BLAS
+  bool tile_ = false;           // BFLOAT16 tiles through cpu::TileGemmBf16 rather than oneDNN
+  bool tile_to_bf16_ = false;   // ... writing a BFLOAT16 out directly (cpu::TileGemmBf16To)
   GemmOperand operand_[2];
   bool c_direct_ = false;
   int64_t ldc_ = 1;

@@ -1,0 +1,48 @@
+#pragma once
+// Small bfloat16 matrix products on the AMX tile unit, computed straight from their operands:
+// attention's per-head products (64 x 64 x 64 per head) and the like, where oneDNN's per-call
+// set-up, packing and dense-operand copies cost more than the multiplications. A and B are read
+// where they lie (head views included); only the few kilobytes of one product are laid out in the
+// tile unit's forms, in this thread's buffers.
+
+#include <cstdint>
+
+namespace openaclnn::cpu {
+
+// A bfloat16 matrix read in place: element (i, j) at data[i * row_step + j * col_step].
+struct StridedBf16 {
+  const uint16_t* data = nullptr;
+  int64_t row_step = 0;
+  int64_t col_step = 1;
+};
+
+// Largest products TileGemmBf16 takes (its buffers are sized for them).
+constexpr int64_t kTileGemmMaxRows = 64;
+constexpr int64_t kTileGemmMaxCols = 64;
+constexpr int64_t kTileGemmMaxDepth = 256;
+
+// Whether this process may run TileGemmBf16: oneDNN reports AMX-BF16 as usable (so the
+// ONEDNN_MAX_CPU_ISA cap applies here too) and Linux granted the process the tile state.
+bool TileGemmRuns();
+
+// Whether an m x n x k product with these operand layouts is one TileGemmBf16 takes and runs
+// faster than oneDNN: m, n and k within the limits above, m >= 2, and A's and B's rows or
+// columns contiguous.
+bool TileGemmPays(int64_t m, int64_t n, int64_t k, const StridedBf16& a, const StridedBf16& b);
+
+// Row-major c (m x n fp32, row stride ldc) = a @ b, plus c's own values when `accumulate`; a is
+// m x k and b is k x n, bfloat16 bit patterns. Requires TileGemmRuns() and TileGemmPays().
+//
+// Numerics: the tile unit's dot products (TDPBF16PS): products of bfloat16 pairs summed into fp32
+// accumulators over k in steps of 32, round to nearest even, bfloat16 subnormal inputs and fp32
+// subnormal results as zero. The order depends on the shape alone: the same bits for any thread
+// count. With `accumulate`, c's value is added once at the end.
+void TileGemmBf16(int64_t m, int64_t n, int64_t k, const StridedBf16& a, const StridedBf16& b,
+                  bool accumulate, float* c, int64_t ldc);
+
+// The same product written to a bfloat16 c (row stride ldc), each output rounded once to nearest
+// even from its fp32 sum.
+void TileGemmBf16To(int64_t m, int64_t n, int64_t k, const StridedBf16& a, const StridedBf16& b,
+                    uint16_t* c, int64_t ldc);
+
+}  // namespace openaclnn::cpu

@@ -1,0 +1,184 @@
+// cpu::TileGemmBf16, the AMX kernel of small BFLOAT16 matmul tiles, against independent
+// references: on crafted inputs whose products and sums are exact in fp32 it must give the exact
+// result bit for bit (whatever its summation order), on random inputs the float64 sum within
+// fp32 accumulation error, and in both cases write nothing outside its m x n window. Skipped
+// where the CPU (or oneDNN's ISA cap) has no AMX-BF16.
+#include "kernels/cpu/tile_gemm.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace openaclnn::cpu {
+namespace {
+
+uint16_t Bf16Of(float f) {  // f must be exactly representable
+  uint32_t u = 0;
+  std::memcpy(&u, &f, sizeof u);
+  return static_cast<uint16_t>(u >> 16);
+}
+
+float FloatOf(uint16_t b) {
+  const uint32_t u = uint32_t{b} << 16;
+  float f = 0;
+  std::memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+// Round to nearest even from float to bfloat16, written from the definition (finite values).
+uint16_t RoundToBf16(float f) {
+  uint32_t u = 0;
+  std::memcpy(&u, &f, sizeof u);
+  const uint32_t low = u & 0xFFFFu;
+  uint32_t high = u >> 16;
+  if (low > 0x8000u || (low == 0x8000u && (high & 1u) != 0)) ++high;
+  return static_cast<uint16_t>(high);
+}
+
+// Storage of an operand: rows `row_step` apart (plain, padded rows) or columns `col_step` apart
+// (a transposed view, as attention's k^T and probs^T), elements from `draw`.
+struct Operand {
+  std::vector<uint16_t> data;
+  StridedBf16 view;
+  float At(int64_t i, int64_t j) const {
+    return FloatOf(data[static_cast<size_t>(i * view.row_step + j * view.col_step)]);
+  }
+};
+
+template <class Draw>
+Operand MakeOperand(int64_t rows, int64_t cols, bool transposed, Draw draw) {
+  Operand o;
+  if (transposed) {
+    o.view.row_step = 1;
+    o.view.col_step = rows + 3;
+  } else {
+    o.view.row_step = cols + 5;
+    o.view.col_step = 1;
+  }
+  o.data.resize(static_cast<size_t>(rows * o.view.row_step + cols * o.view.col_step));
+  for (uint16_t& x : o.data) x = draw();
+  o.view.data = o.data.data();
+  return o;
+}
+
+struct Shape {
+  int64_t m, n, k;
+};
+
+const Shape kShapes[] = {{64, 64, 64}, {2, 1, 1},     {5, 37, 70}, {33, 17, 31}, {64, 64, 256},
+                         {16, 64, 32}, {31, 63, 255}, {2, 64, 1},  {64, 33, 96}, {48, 16, 33}};
+
+class TileGemmTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!TileGemmRuns()) GTEST_SKIP() << "no AMX-BF16 tile unit on this CPU";
+  }
+};
+
+// Small integers times powers of two: every product and partial sum is exact in fp32, so any
+// summation order gives the float64 result.
+TEST_F(TileGemmTest, ExactSumsComeOutExactInEveryLayout) {
+  std::mt19937 rng(3);
+  std::uniform_int_distribution<int> small(-8, 8);
+  auto draw = [&] { return Bf16Of(static_cast<float>(small(rng)) * 0.25f); };
+  for (const Shape& s : kShapes) {
+    ASSERT_TRUE(TileGemmPays(s.m, s.n, s.k, {nullptr, s.k + 5, 1}, {nullptr, s.n + 5, 1}));
+    for (int layouts = 0; layouts < 4; ++layouts) {
+      const bool a_transposed = (layouts & 1) != 0, b_transposed = (layouts & 2) != 0;
+      const Operand a = MakeOperand(s.m, s.k, a_transposed, draw);
+      const Operand b = MakeOperand(s.k, s.n, b_transposed, draw);
+      const std::string name = "m " + std::to_string(s.m) + " n " + std::to_string(s.n) + " k " +
+                               std::to_string(s.k) + (a_transposed ? " A^T" : " A") +
+                               (b_transposed ? " B^T" : " B");
+      std::vector<double> exact(static_cast<size_t>(s.m * s.n));
+      for (int64_t i = 0; i < s.m; ++i) {
+        for (int64_t j = 0; j < s.n; ++j) {
+          double sum = 0;
+          for (int64_t p = 0; p < s.k; ++p) sum += double{a.At(i, p)} * b.At(p, j);
+          exact[static_cast<size_t>(i * s.n + j)] = sum;
+        }
+      }
+      // FLOAT out, plain and accumulated onto c's values (halves: exact too), then BFLOAT16 out;
+      // the elements between the rows and after the last must keep their canaries.
+      const int64_t ldc = s.n + 7;
+      for (const bool accumulate : {false, true}) {
+        std::vector<float> c(static_cast<size_t>(s.m * ldc + 9), -777.0f);
+        for (int64_t i = 0; i < s.m; ++i) {
+          for (int64_t j = 0; j < s.n; ++j) c[static_cast<size_t>(i * ldc + j)] = 0.5f * (i - j);
+        }
+        TileGemmBf16(s.m, s.n, s.k, a.view, b.view, accumulate, c.data(), ldc);
+        for (int64_t i = 0; i < s.m; ++i) {
+          for (int64_t j = 0; j < ldc; ++j) {
+            const float got = c[static_cast<size_t>(i * ldc + j)];
+            if (j >= s.n) {
+              ASSERT_EQ(got, -777.0f) << name << " wrote outside at " << i << ", " << j;
+              continue;
+            }
+            const double want =
+                exact[static_cast<size_t>(i * s.n + j)] + (accumulate ? 0.5 * (i - j) : 0.0);
+            ASSERT_EQ(got, static_cast<float>(want))
+                << name << (accumulate ? " +C" : "") << " at " << i << ", " << j;
+          }
+        }
+        for (size_t e = static_cast<size_t>(s.m * ldc); e < c.size(); ++e) ASSERT_EQ(c[e], -777.0f);
+      }
+      std::vector<uint16_t> c16(static_cast<size_t>(s.m * ldc + 9), 0xABCD);
+      TileGemmBf16To(s.m, s.n, s.k, a.view, b.view, c16.data(), ldc);
+      for (int64_t i = 0; i < s.m; ++i) {
+        for (int64_t j = 0; j < ldc; ++j) {
+          const uint16_t got = c16[static_cast<size_t>(i * ldc + j)];
+          const uint16_t want =
+              j < s.n ? RoundToBf16(static_cast<float>(exact[static_cast<size_t>(i * s.n + j)]))
+                      : uint16_t{0xABCD};
+          ASSERT_EQ(got, want) << name << " BFLOAT16 out at " << i << ", " << j;
+        }
+      }
+      for (size_t e = static_cast<size_t>(s.m * ldc); e < c16.size(); ++e) {
+        ASSERT_EQ(c16[e], 0xABCD);
+      }
+    }
+  }
+}
+
+// Full-mantissa random values: each output within fp32 accumulation error of the float64 sum
+// (k roundings of at most 2^-24 of the running sum of |products|, plus the 2^-9 of bfloat16
+// for the rounded out).
+TEST_F(TileGemmTest, RandomValuesWithinAccumulationError) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(-2.0f, 2.0f);
+  auto draw = [&] { return RoundToBf16(u(rng)); };
+  for (const Shape& s : kShapes) {
+    for (int layouts = 0; layouts < 4; ++layouts) {
+      const Operand a = MakeOperand(s.m, s.k, (layouts & 1) != 0, draw);
+      const Operand b = MakeOperand(s.k, s.n, (layouts & 2) != 0, draw);
+      std::vector<float> c(static_cast<size_t>(s.m * s.n));
+      std::vector<uint16_t> c16(static_cast<size_t>(s.m * s.n));
+      TileGemmBf16(s.m, s.n, s.k, a.view, b.view, false, c.data(), s.n);
+      TileGemmBf16To(s.m, s.n, s.k, a.view, b.view, c16.data(), s.n);
+      for (int64_t i = 0; i < s.m; ++i) {
+        for (int64_t j = 0; j < s.n; ++j) {
+          double sum = 0, magnitude = 0;
+          for (int64_t p = 0; p < s.k; ++p) {
+            const double product = double{a.At(i, p)} * b.At(p, j);
+            sum += product;
+            magnitude += std::fabs(product);
+          }
+          const double bound = static_cast<double>(s.k + 1) * magnitude * std::ldexp(1.0, -24);
+          const size_t e = static_cast<size_t>(i * s.n + j);
+          ASSERT_NEAR(c[e], sum, bound)
+              << "m " << s.m << " n " << s.n << " k " << s.k << " at " << i << ", " << j;
+          // The BFLOAT16 out is the FLOAT out rounded once.
+          ASSERT_EQ(c16[e], RoundToBf16(c[e])) << "at " << i << ", " << j;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace openaclnn::cpu
