@@ -493,6 +493,42 @@ TEST_F(MatmulTest, Bf16PerHeadProductsMatchGolden) {
   }
 }
 
+// BFLOAT16 products 1024 columns wide with few rows (the weight gradient x^T dh) run in tiles of
+// 512 columns: every tile's columns, with x^T read transposed or plain and with a bias row,
+// against the float64 golden model, the same bits for 1 and 3 threads.
+TEST_F(MatmulTest, Bf16WideProductsWithFewRowsMatchGolden) {
+  std::mt19937 rng(43);
+  const int64_t m = 256, n = 1024, k = 64;
+  for (const bool a_transposed : {true, false}) {
+    DeviceTensor a({m, k}, ACL_BF16, a_transposed ? Transposed(2) : TensorLayout());
+    DeviceTensor b({k, n}, ACL_BF16);
+    DeviceTensor bias({n}, ACL_BF16);
+    a.FillUniform(&rng, -1.0f, 1.0f);
+    b.FillUniform(&rng, -1.0f, 1.0f);
+    bias.FillUniform(&rng, -1.0f, 1.0f);
+    const std::vector<double> product = MatmulGolden(Values(a), {m, k}, Values(b), {k, n});
+    const std::vector<double> golden = AddScaled(product, {m, n}, Values(bias), {n}, 1.0, 1.0);
+    const std::string name = a_transposed ? "x^T dh" : "x dh";
+    std::vector<std::vector<uint8_t>> results;
+    for (int threads : {1, 3}) {
+      cpu::SetNumThreads(threads);
+      DeviceTensor plain({m, n}, ACL_BF16, TensorLayout().WithNanCanary());
+      DeviceTensor added({m, n}, ACL_BF16, TensorLayout().WithNanCanary());
+      ASSERT_EQ(MatmulCall(a, b, plain, 0, stream_).phase2, 0) << name;
+      Scalar one(1.0f);
+      ASSERT_EQ(AddmmCall(bias, a, b, one, one, added, 0, stream_).phase2, 0) << name;
+      ExpectMatches(plain, product, name);
+      ExpectMatches(added, golden, name + " + bias");
+      std::vector<uint8_t> bytes = plain.Bytes();
+      const std::vector<uint8_t> more = added.Bytes();
+      bytes.insert(bytes.end(), more.begin(), more.end());
+      results.push_back(bytes);
+    }
+    EXPECT_TRUE(results.front() == results.back()) << name;
+    cpu::SetNumThreads(0);
+  }
+}
+
 TEST_F(MatmulTest, OneRowProductsMatchGoldenOnEveryTarget) {
   std::mt19937 rng(31);
   const int64_t sizes[][2] = {{37, 45}, {1024, 70}, {16, 3}, {5, 600}};  // {K, N}

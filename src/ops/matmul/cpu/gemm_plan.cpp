@@ -74,8 +74,19 @@ constexpr int64_t kBf16TileCols = 512;
 // 66.8 ms, MLP up 92.7 -> 88.2 ms, LM head 256 x 32000 x 1024 92.9 -> 83.2 ms.
 constexpr int64_t kMinFullWidthRows = 64;
 constexpr int64_t kMinFullWidthTasks = 8;
+// Row tiles shorter than this keep B as it is on AMX (BlockB): the weight gradients' 64-row tiles
+// (256 x 256 x 1024, x^T dy) ran 0.119-0.124 ms with B blocked against 0.110-0.115 without.
+constexpr int64_t kMinBlockedBRows = 128;
+// A BFLOAT16 product whose full-width row tiles would come out shorter than kMinBlockedBRows
+// (few rows for the tasks wanted) and that is two column tiles wide (the weight gradient
+// dW1 = x^T dh, 256 x 1024 x 1024) is cut into kBf16TileCols-column tiles of up to this many rows
+// instead: each tile then lays out its half of B, where each of four 64-row tiles laid out all of
+// it. bench_matmul BF16 `dW1 = x^T dh`, Intel Xeon with AMX, 2 threads, three runs each in
+// alternation (2026-12-07): 0.495-0.508 ms -> 0.351-0.360 ms; 128-row tiles of 512 columns (four
+// tiles, B blocked once by BlockB) ran 0.460-0.477 ms.
+constexpr int64_t kWideTileRows = 256;
 
-cpu::TileSteps FullWidthTileSteps(const Problem& p) {
+cpu::TileSteps FullWidthTileSteps(const Problem& p, bool bf16) {
   cpu::TileSteps steps = cpu::GemmTileSteps(p.batch, p.m, p.n, p.k, kBf16TileRows, kBf16TileCols);
   if (steps.cols >= p.n || p.n > cpu::kFullWidthCols) return steps;
   steps.cols = p.n;
@@ -85,11 +96,12 @@ cpu::TileSteps FullWidthTileSteps(const Problem& p) {
          steps.rows >= 2 * kMinFullWidthRows) {
     steps.rows = CeilDiv(steps.rows / 2, 16) * 16;
   }
+  if (bf16 && steps.rows < kMinBlockedBRows && p.n >= 2 * kBf16TileCols) {
+    steps.cols = kBf16TileCols;
+    steps.rows = std::min(kWideTileRows, p.m);
+  }
   return steps;
 }
-// Row tiles shorter than this keep B as it is on AMX (BlockB): the weight gradients' 64-row tiles
-// (256 x 256 x 1024, x^T dy) ran 0.119-0.124 ms with B blocked against 0.110-0.115 without.
-constexpr int64_t kMinBlockedBRows = 128;
 // Packing tasks: about this many elements each.
 constexpr int64_t kChunkElements = int64_t{1} << 16;
 // A FLOAT B read transposed (torch_npu's weight.t(), k^T in attention scores) is copied into
@@ -201,7 +213,7 @@ class GemmPlan : public Plan {
         DirectLayout(p.b.rows, p.b.cols, p.b.row_stride, p.b.col_stride, &b_trans, &ldb) &&
         (b_trans ? ldb == p.k : p.n <= cpu::kFullWidthCols && ldb == p.n);
     const cpu::TileSteps steps =
-        bf16_ || f32_primitive ? FullWidthTileSteps(p)
+        bf16_ || f32_primitive ? FullWidthTileSteps(p, bf16_)
                                : cpu::GemmTileSteps(p.batch, p.m, p.n, p.k, kTileRows, kTileCols);
     // Small FLOAT products (attention's per-head matrices) skip the BLAS and its per-call
     // packing; that kernel reads a transposed B itself.
