@@ -72,8 +72,8 @@ CallResult BaddbmmCall(const DeviceTensor& self, const DeviceTensor& a, const De
 }
 
 // out = a @ b for crafted 1 x k and k x 1 (or 1-D) operands: the single result value.
-float CraftedDot(aclDataType da, const std::vector<float>& av, std::vector<int64_t> a_dims,
-                 aclDataType db, const std::vector<float>& bv, std::vector<int64_t> b_dims,
+float CraftedDot(aclDataType da, const std::vector<float>& av, const std::vector<int64_t>& a_dims,
+                 aclDataType db, const std::vector<float>& bv, const std::vector<int64_t>& b_dims,
                  aclDataType dout, int8_t cube, aclrtStream stream) {
   DeviceTensor a(a_dims, da), b(b_dims, db);
   a.Fill(av);
@@ -202,6 +202,7 @@ void CheckRandomProblems(aclrtStream stream_, int trials) {
     std::vector<int64_t> ad, bd;
     const int batch_rank = std::max(ra, rb) - 2;
     std::vector<int64_t> batch;
+    batch.reserve(static_cast<size_t>(std::max(batch_rank, 0)));
     for (int d = 0; d < batch_rank; ++d) batch.push_back(extent(true));
     for (int d = 0; d < ra - 2; ++d) {
       ad.push_back(rng() % 3 == 0 ? 1 : batch[batch_rank - (ra - 2) + d]);
@@ -479,8 +480,11 @@ TEST_F(MatmulTest, Bf16PerHeadProductsMatchGolden) {
         ASSERT_EQ(MatmulCall(a, b, out, 0, stream_).phase2, 0) << name;
         Scalar one(1.0f);
         ASSERT_EQ(BaddbmmCall(self, a, b, one, one, sum, 0, stream_).phase2, 0) << name;
-        ExpectMatches(out, product, name + " " + isa);
-        ExpectMatches(sum, added, "baddbmm " + name + " " + isa);
+        std::string where = name;
+        where += " on ";
+        where += isa;
+        ExpectMatches(out, product, where);
+        ExpectMatches(sum, added, "baddbmm " + where);
         std::vector<uint8_t> bytes = out.Bytes();
         const std::vector<uint8_t> more = sum.Bytes();
         bytes.insert(bytes.end(), more.begin(), more.end());
