@@ -390,7 +390,7 @@ MatmulKey BlockedBKey(bool trans_a, int64_t m, int64_t n, int64_t k, int64_t lda
                 lda,
                 0,
                 m == 1 ? std::max<int64_t>(out.ldc, n) : out.ldc,
-                false,
+                out.accumulate,
                 out.c_type,
                 out.bias != nullptr ? static_cast<int>(out.bias_type) : -1};
   key.b_blocked = true;

@@ -61,6 +61,8 @@ struct GemmOutput {
   GemmElement c_type = GemmElement::kFloat;
   const void* bias = nullptr;  // n contiguous elements of bias_type, or null
   GemmElement bias_type = GemmElement::kFloat;
+  // MatmulBlockedBTo only: c (FLOAT, no bias) += the product, rather than c = the product.
+  bool accumulate = false;
 };
 
 // Row-major out.c = op(A) * op(B) (+ bias row) through oneDNN's matmul primitive, k >= 1, with A

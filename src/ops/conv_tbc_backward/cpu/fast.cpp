@@ -44,6 +44,10 @@ constexpr int64_t kGwTileCols = 512;  // over Cout
 constexpr int64_t kMinChunkRows = 64;
 constexpr int64_t kMaxChunks = 256;
 
+// At most this many elements (32 MiB) of workspace for the blocked weight of BlockWeight: larger
+// weights (many taps of wide channels) keep oneDNN's own layout pass in every tile.
+constexpr int64_t kMaxBlockedWeightElements = int64_t{1} << 24;
+
 int64_t ChunkRows(int64_t rows) { return std::max(kMinChunkRows, CeilDiv(rows, kMaxChunks)); }
 
 // A row-major matrix the products read or write: the user's tensor or a workspace panel. Elements
@@ -63,7 +67,7 @@ struct Tile {
 };
 
 struct Chunk {
-  int which;  // 0: dY (with the bias partials), 1: X, 2: W
+  int which;  // 0: dY (with the bias partials), 1: X, 2: W, 3: tap `index` of W blocked (AMX)
   int64_t index;
   int64_t r0, r1;
 };
@@ -125,6 +129,7 @@ class FastPlan : public Plan {
       const int64_t gx_cols =
           bf16_ && p.c_in <= cpu::kFullWidthCols ? p.c_in : BlockSize(p.c_in, kGxTileCols);
       gx_tiles_ = cpu::TileGrid(1, rows_x, p.c_in, kGxTileRows, gx_cols);
+      BlockWeight(gx_cols, ws);
     }
   }
 
@@ -175,6 +180,37 @@ class FastPlan : public Plan {
     uint16_t *y16, *x16, *w16;  // the same inputs in bfloat16 mode
   };
 
+  // On AMX, the gradInput tiles' B (each tap's W[k]^T, shared by every row tile) is laid out once
+  // per call in the blocked form of cpu::PackBlockedB, by packing tasks before the tiles, rather
+  // than by oneDNN inside every tile's call: the (T=32, B=128, Cin=1024, Cout=4096, K=1) shape's 16
+  // gradInput tiles each laid out the whole 8 MiB weight (bench_conv_tbc_backward BF16, Intel Xeon
+  // with AMX, 2 threads, three runs of each binary in alternation, 2026-12-07: that shape 54.5-56.3
+  // -> 54.6-55.1 ms, within the noise; (32, 128, 1024, 2048, K=3) 75.2-80.4 -> 72.2-76.6 ms,
+  // (32, 128, 512, 1024, K=3) 17.2-18.0 -> 16.3-16.7 ms). Only where every tile reads dY and
+  // writes gradInput as dense full-width matrices (oneDNN's brgemm kernels) and W is read in place
+  // (so it is ready when the packing tasks run); a tile shape that oneDNN would not run that way
+  // keeps the plain call (InputGradTile).
+  void BlockWeight(int64_t gx_cols, WorkspaceBooking* ws) {
+    if (!bf16_ || !has_products_ || !cpu::HasAmxBf16() || !w_.direct || gx_cols != p_.c_in ||
+        y_.ld != p_.c_out || gx_.ld != p_.c_in || gx_tiles_.count() < 2) {
+      return;
+    }
+    const int64_t tap_elements = cpu::BlockedBElements(p_.c_out, p_.c_in);
+    if (p_.taps * tap_elements > kMaxBlockedWeightElements) return;
+    blocked_w_ = true;
+    blocked_tap_elements_ = tap_elements;
+    blocked_w_panel_ =
+        ws->Book(sizeof(uint16_t) * static_cast<size_t>(p_.taps * blocked_tap_elements_));
+    const int64_t blocks = CeilDiv(p_.c_in, cpu::kBlockedBCols);
+    const int64_t block_elements = cpu::BlockedBDepth(p_.c_out) * cpu::kBlockedBCols;
+    const int64_t step = std::max<int64_t>(1, (int64_t{1} << 16) / block_elements);
+    for (int64_t k = 0; k < p_.taps; ++k) {
+      for (int64_t b0 = 0; b0 < blocks; b0 += step) {
+        chunks_.push_back({3, k, b0, std::min(blocks, b0 + step)});
+      }
+    }
+  }
+
   // A packed fp32 panel of rows x cols. For the weight-shaped operands (tap_rows = Cin) each tap is
   // a tap_rows x cols block; row-shaped operands pass tap_rows = 0. Empty panels keep stride 0, so
   // no product is formed from a dimension of an empty tensor (which may be huge).
@@ -209,6 +245,12 @@ class FastPlan : public Plan {
   }
 
   void RunChunk16(const Chunk& c, const RunState& s) const {
+    if (c.which == 3) {
+      uint16_t* blocked = WorkspaceBooking::At<uint16_t>(s.ws, blocked_w_panel_);
+      cpu::PackBlockedB(target_, true, p_.c_out, p_.c_in, s.w16 + c.index * w_.tap_stride, w_.ld,
+                        c.r0, c.r1, blocked + c.index * blocked_tap_elements_);
+      return;
+    }
     if (c.which == 0) {
       // dY: the bias partial from the fp32 values of the rows as stored, and the bfloat16 panel.
       const int64_t n = p_.c_out;
@@ -340,6 +382,19 @@ class FastPlan : public Plan {
       range(k, &lo, &hi);
       if (lo >= hi) continue;
       const int64_t y_row = lo + (p_.pad - k) * B;
+      if (blocked_w_) {
+        cpu::GemmOutput to;
+        to.c = out + lo * gx_.ld;
+        to.ldc = gx_.ld;
+        to.accumulate = k != first;
+        if (cpu::BlockedBRuns(false, hi - lo, cols, p_.c_out, y_.ld, to)) {
+          const uint16_t* blocked =
+              WorkspaceBooking::At<uint16_t>(s.ws, blocked_w_panel_) + k * blocked_tap_elements_;
+          OPENACLNN_RETURN_IF_ERROR(cpu::MatmulBlockedBTo(
+              false, hi - lo, cols, p_.c_out, s.y16 + y_row * y_.ld, y_.ld, blocked, to));
+          continue;
+        }
+      }
       if (bf16_) {
         OPENACLNN_RETURN_IF_ERROR(
             cpu::Bf16GemmRowMajor(false, true, hi - lo, cols, p_.c_out, s.y16 + y_row * y_.ld,
@@ -427,7 +482,10 @@ class FastPlan : public Plan {
   Problem p_;
   const cpu::KernelTarget target_;  // the SIMD target of the row conversions
   bool has_products_ = false;
-  bool bf16_ = false;  // inputs read as bfloat16 by the bfloat16 GEMM
+  bool bf16_ = false;       // inputs read as bfloat16 by the bfloat16 GEMM
+  bool blocked_w_ = false;  // gradInput's B laid out once per tap for the AMX kernels
+  size_t blocked_w_panel_ = 0;
+  int64_t blocked_tap_elements_ = 0;
   size_t y_scratch_ = 0;
   Operand y_, x_, w_, gx_, gw_;
   bool gx_serial_ = false, gw_serial_ = false;
