@@ -308,8 +308,23 @@ Status MatmulRowMajorTo(GemmElement ab_type, bool trans_a, bool trans_b, int64_t
   }
   const int64_t ldc = m == 1 ? std::max<int64_t>(out.ldc, n) : out.ldc;
   const int bias = out.bias != nullptr ? static_cast<int>(out.bias_type) : -1;
-  return RunMatmul({ab_type, trans_a, trans_b, m, n, k, lda, ldb, ldc, false, out.c_type, bias}, a,
-                   b, out.c, out.bias);
+  return RunMatmul(
+      {ab_type, trans_a, trans_b, m, n, k, lda, ldb, ldc, out.accumulate, out.c_type, bias}, a, b,
+      out.c, out.bias);
+}
+
+void ScatterRowToPanels(const ColumnPanels& panels, const uint16_t* src, int64_t stride, int64_t r,
+                        uint16_t* base) {
+  for (int64_t j = 0, n = panels.Count(); j < n; ++j) {
+    const uint16_t* from = src + j * panels.width * stride;
+    uint16_t* to = base + panels.At(r, j);
+    const int64_t w = panels.Width(j);
+    if (stride == 1) {
+      std::memcpy(to, from, sizeof(uint16_t) * static_cast<size_t>(w));
+    } else {
+      for (int64_t i = 0; i < w; ++i) to[i] = from[i * stride];
+    }
+  }
 }
 
 bool HasAmxBf16() {

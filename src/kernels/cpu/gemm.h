@@ -6,6 +6,7 @@
 // 2-core AVX-512 machines it reaches 88-96 % of the FMA peak with no environment variable, while
 // Debian's OpenBLAS needs OPENBLAS_CORETYPE and BLIS runs AVX2 or generic kernels.
 
+#include <algorithm>
 #include <cstdint>
 
 #include "api/status.h"
@@ -61,9 +62,28 @@ struct GemmOutput {
   GemmElement c_type = GemmElement::kFloat;
   const void* bias = nullptr;  // n contiguous elements of bias_type, or null
   GemmElement bias_type = GemmElement::kFloat;
-  // MatmulBlockedBTo only: c (FLOAT, no bias) += the product, rather than c = the product.
+  // c (FLOAT, no bias) += the product, rather than c = the product: a long reduction cut into
+  // dense chunks (ColumnPanels) sums them into one C, in chunk order.
   bool accumulate = false;
 };
+
+// A row-major rows x cols matrix stored as column panels: panel j holds columns [j * width,
+// j * width + Width(j)) as a dense rows x Width(j) matrix, the panels one after another. Any run
+// of rows of one panel is then a dense operand (row stride equal to its width), which oneDNN's
+// brgemm kernels take (see kFullWidthCols): a product over a panel's columns, or a reduction over
+// its rows cut into chunks, reads it in place whatever the first row.
+struct ColumnPanels {
+  int64_t rows = 0, cols = 0, width = 1;
+  int64_t Count() const { return cols > 0 ? (cols + width - 1) / width : 0; }
+  int64_t Width(int64_t j) const { return std::min(width, cols - j * width); }
+  int64_t Elements() const { return rows * cols; }
+  // Element offset of row r of panel j.
+  int64_t At(int64_t r, int64_t j) const { return rows * j * width + r * Width(j); }
+};
+// Writes a source row of `panels.cols` bfloat16 elements, `stride` elements apart, as row r of
+// every panel of the matrix at `base`.
+void ScatterRowToPanels(const ColumnPanels& panels, const uint16_t* src, int64_t stride, int64_t r,
+                        uint16_t* base);
 
 // Row-major out.c = op(A) * op(B) (+ bias row) through oneDNN's matmul primitive, k >= 1, with A
 // and B both FLOAT or both bfloat16 bit patterns (ab_type; bfloat16 as for Bf16GemmRowMajor); C

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "conv_tbc_test_util.h"
+#include "kernels/cpu/gemm.h"
 #include "util/precision.h"
 #include "util/runtime_fixture.h"
 
@@ -194,12 +195,14 @@ INSTANTIATE_TEST_SUITE_P(Dtypes, ConvTbcDtypeMatrixTest, ::testing::Range(0, 6),
                          });
 
 // Shapes crossing the fast path's tile edges (256-row and 512-column gradInput tiles, 256 x 512
-// gradWeight tiles, 64-row conversion chunks), fewer combinations: the golden is slow here.
+// gradWeight tiles, 64-row conversion chunks, BF16 gradInput tiles narrower than Cin > 1024),
+// fewer combinations: the golden is slow here.
 TEST_F(ConvTbcMatrixTest, TileEdges) {
   const ConvShape shapes[] = {{20, 30, 70, 530, 3, 1},
                               {12, 25, 300, 40, 2, 0},
                               {4, 5, 530, 20, 2, 1},
-                              {300, 1, 9, 11, 6, 5}};
+                              {300, 1, 9, 11, 6, 5},
+                              {20, 15, 1100, 24, 3, 1}};
   std::vector<Case> cases;
   for (const ConvShape& s : shapes) {
     cases.push_back({s, kDtypeSets[0], 0, Layout::kContiguous, "cpu_gemm"});
@@ -208,6 +211,23 @@ TEST_F(ConvTbcMatrixTest, TileEdges) {
     cases.push_back({s, kDtypeSets[3], 2, Layout::kPermuted, "cpu_gemm"});
   }
   RunAll(cases);
+}
+
+// BFLOAT16 inputs with Cin >= 512 and Cout >= 1024 run in panel mode on AMX: dY, X and W copied
+// into column panels (strided views too), gradWeight reduced over 512-row chunks that start off
+// the batch grid (taps shift by B = 4), gradInput over two Cout panels, tiles narrower than Cin >
+// 1024 and Cout through the scratch tile, FLOAT outputs written in place where dense. Elsewhere
+// these shapes take the plain path, already covered, so the test skips rather than pay the golden.
+TEST_F(ConvTbcMatrixTest, Bf16PanelsOnAmx) {
+  if (!cpu::HasAmxBf16()) GTEST_SKIP() << "panel mode needs AMX with bfloat16";
+  const Dtypes bf16_in_float_out = {ACL_BF16,  ACL_BF16,  ACL_BF16, ACL_BF16,
+                                    ACL_FLOAT, ACL_FLOAT, ACL_FLOAT};
+  const ConvShape reduce_chunks{130, 4, 512, 1030, 2, 1};
+  const ConvShape wide_input{7, 3, 1040, 1024, 3, 1};
+  RunAll({{reduce_chunks, kDtypeSets[2], 0, Layout::kContiguous, "cpu_gemm"},
+          {reduce_chunks, bf16_in_float_out, 0, Layout::kPermuted, "cpu_gemm"},
+          {wide_input, kDtypeSets[2], 0, Layout::kPadded, "cpu_gemm"},
+          {wide_input, bf16_in_float_out, 0, Layout::kContiguous, "cpu_gemm"}});
 }
 
 // Exactly representable data: small integers give exact sums in fp32, so the fast path must

@@ -44,9 +44,25 @@ constexpr int64_t kGwTileCols = 512;  // over Cout
 constexpr int64_t kMinChunkRows = 64;
 constexpr int64_t kMaxChunks = 256;
 
-// At most this many elements (32 MiB) of workspace for the blocked weight of BlockWeight: larger
-// weights (many taps of wide channels) keep oneDNN's own layout pass in every tile.
-constexpr int64_t kMaxBlockedWeightElements = int64_t{1} << 24;
+// Panel mode, bfloat16 on AMX: oneDNN 2.6 runs a product on its AMX brgemm kernels only when every
+// operand is dense (kernels/cpu/gemm.h), and it runs them best on reductions of about 512: a
+// single-threaded 256 x 512 gradWeight tile over 4096 rows ran at 560-600 GFLOP/s as the strided
+// call of the plain mode (gemm:jit), 730-750 as one dense call, 840-880 as eight dense calls of
+// 512 rows summed by the sum post-op; a 256 x 1024 gradInput tile over Cout = 4096 at 390-400 with
+// the weight pre-blocked against 870-970 as eight dense calls with W read transposed (a standalone
+// oneDNN timing program, Intel Xeon with AMX, 2026-12-07). So dY, X and each tap of W are copied
+// once into column panels (cpu::ColumnPanels): gradWeight tiles reduce over 512-row chunks of
+// their X panel (read transposed) and dY panel, gradInput tiles over dY's Cout panels against the
+// same panels of W. The reductions are cut into chunks of at most this many rows or Cout columns.
+constexpr int64_t kReduceChunk = 512;
+// The copies and the extra calls pay on the larger channel counts only. bench_conv_tbc_backward
+// BF16, the same Intel Xeon, 2 threads, two runs each way in alternation (2026-12-07): (32, 128,
+// 1024, 2048, K=3) 70.3-71.5 -> 62.2-62.3 ms, (32, 128, 1024, 4096, K=1) 45.7-51.1 -> 43.7-45.2,
+// (1024, 1, 850, 1700, K=6) 30.0-30.4 -> 26.8-29.4; Cin 512 with Cout 1024 within the noise;
+// slower with panels: (25, 160, 256, 512) 3.53-3.61 -> 3.77-3.82, (64, 16, 64, 64) 0.088-0.097
+// -> 0.114-0.117.
+constexpr int64_t kMinPanelCin = 512;
+constexpr int64_t kMinPanelCout = 1024;
 
 int64_t ChunkRows(int64_t rows) { return std::max(kMinChunkRows, CeilDiv(rows, kMaxChunks)); }
 
@@ -67,7 +83,7 @@ struct Tile {
 };
 
 struct Chunk {
-  int which;  // 0: dY (with the bias partials), 1: X, 2: W, 3: tap `index` of W blocked (AMX)
+  int which;  // 0: dY (with the bias partials), 1: X, 2: W
   int64_t index;
   int64_t r0, r1;
 };
@@ -86,7 +102,20 @@ class FastPlan : public Plan {
     bf16_ = has_products_ && plain_inputs && p.self.dtype == ACL_BF16 &&
             p.input.dtype == ACL_BF16 && p.weight.dtype == ACL_BF16 && cpu::HasFastBf16Gemm() &&
             target_.native_bf16;
-    if (has_products_) {
+    panels_ = bf16_ && cpu::HasAmxBf16() && p.c_in >= kMinPanelCin && p.c_out >= kMinPanelCout;
+    if (panels_) {
+      // The three inputs as column panels; the plain operands below are then not used.
+      y_.direct = x_.direct = w_.direct = true;
+      yp_ = {rows_y, p.c_out, BlockSize(p.c_out, kGwTileCols)};
+      xp_ = {rows_x, p.c_in, BlockSize(p.c_in, kGwTileRows)};
+      wp_ = {p.c_in, p.c_out, yp_.width};
+      auto book = [&](int64_t elements) {
+        return ws->Book(sizeof(uint16_t) * static_cast<size_t>(std::max<int64_t>(elements, 1)));
+      };
+      y_panels_ = book(yp_.Elements());
+      x_panels_ = book(xp_.Elements());
+      w_panels_ = book(p.taps * wp_.Elements());
+    } else if (has_products_) {
       const aclDataType operand_dtype = bf16_ ? ACL_BF16 : ACL_FLOAT;
       y_.direct = plain_inputs && p.self.dtype == operand_dtype && RowMatrixLd(p.self, &y_.ld);
       x_.direct = plain_inputs && p.input.dtype == operand_dtype && RowMatrixLd(p.input, &x_.ld);
@@ -117,8 +146,8 @@ class FastPlan : public Plan {
     // bfloat16 mode reads dY as bfloat16: each task converts a row into its own fp32 scratch row
     // for the bias sums.
     if (bf16_) y_scratch_ = ws->Book(sizeof(float) * std::max<int64_t>(y_chunks * p.c_out, 1));
-    if (has_products_ && !x_.direct && p.c_in > 0) AddChunks(1, rows_x);
-    if (has_products_ && !w_.direct && p.c_in > 0) AddChunks(2, rows_w);
+    if (has_products_ && (!x_.direct || panels_) && p.c_in > 0) AddChunks(1, rows_x);
+    if (has_products_ && (!w_.direct || panels_) && p.c_in > 0) AddChunks(2, rows_w);
 
     // Product tiles, gradWeight first (its tiles carry the longer reductions).
     if (p.c_in > 0) {
@@ -129,7 +158,6 @@ class FastPlan : public Plan {
       const int64_t gx_cols =
           bf16_ && p.c_in <= cpu::kFullWidthCols ? p.c_in : BlockSize(p.c_in, kGxTileCols);
       gx_tiles_ = cpu::TileGrid(1, rows_x, p.c_in, kGxTileRows, gx_cols);
-      BlockWeight(gx_cols, ws);
     }
   }
 
@@ -180,37 +208,6 @@ class FastPlan : public Plan {
     uint16_t *y16, *x16, *w16;  // the same inputs in bfloat16 mode
   };
 
-  // On AMX, the gradInput tiles' B (each tap's W[k]^T, shared by every row tile) is laid out once
-  // per call in the blocked form of cpu::PackBlockedB, by packing tasks before the tiles, rather
-  // than by oneDNN inside every tile's call: the (T=32, B=128, Cin=1024, Cout=4096, K=1) shape's 16
-  // gradInput tiles each laid out the whole 8 MiB weight (bench_conv_tbc_backward BF16, Intel Xeon
-  // with AMX, 2 threads, three runs of each binary in alternation, 2026-12-07: that shape 54.5-56.3
-  // -> 54.6-55.1 ms, within the noise; (32, 128, 1024, 2048, K=3) 75.2-80.4 -> 72.2-76.6 ms,
-  // (32, 128, 512, 1024, K=3) 17.2-18.0 -> 16.3-16.7 ms). Only where every tile reads dY and
-  // writes gradInput as dense full-width matrices (oneDNN's brgemm kernels) and W is read in place
-  // (so it is ready when the packing tasks run); a tile shape that oneDNN would not run that way
-  // keeps the plain call (InputGradTile).
-  void BlockWeight(int64_t gx_cols, WorkspaceBooking* ws) {
-    if (!bf16_ || !has_products_ || !cpu::HasAmxBf16() || !w_.direct || gx_cols != p_.c_in ||
-        y_.ld != p_.c_out || gx_.ld != p_.c_in || gx_tiles_.count() < 2) {
-      return;
-    }
-    const int64_t tap_elements = cpu::BlockedBElements(p_.c_out, p_.c_in);
-    if (p_.taps * tap_elements > kMaxBlockedWeightElements) return;
-    blocked_w_ = true;
-    blocked_tap_elements_ = tap_elements;
-    blocked_w_panel_ =
-        ws->Book(sizeof(uint16_t) * static_cast<size_t>(p_.taps * blocked_tap_elements_));
-    const int64_t blocks = CeilDiv(p_.c_in, cpu::kBlockedBCols);
-    const int64_t block_elements = cpu::BlockedBDepth(p_.c_out) * cpu::kBlockedBCols;
-    const int64_t step = std::max<int64_t>(1, (int64_t{1} << 16) / block_elements);
-    for (int64_t k = 0; k < p_.taps; ++k) {
-      for (int64_t b0 = 0; b0 < blocks; b0 += step) {
-        chunks_.push_back({3, k, b0, std::min(blocks, b0 + step)});
-      }
-    }
-  }
-
   // A packed fp32 panel of rows x cols. For the weight-shaped operands (tap_rows = Cin) each tap is
   // a tap_rows x cols block; row-shaped operands pass tap_rows = 0. Empty panels keep stride 0, so
   // no product is formed from a dimension of an empty tensor (which may be huge).
@@ -245,12 +242,6 @@ class FastPlan : public Plan {
   }
 
   void RunChunk16(const Chunk& c, const RunState& s) const {
-    if (c.which == 3) {
-      uint16_t* blocked = WorkspaceBooking::At<uint16_t>(s.ws, blocked_w_panel_);
-      cpu::PackBlockedB(target_, true, p_.c_out, p_.c_in, s.w16 + c.index * w_.tap_stride, w_.ld,
-                        c.r0, c.r1, blocked + c.index * blocked_tap_elements_);
-      return;
-    }
     if (c.which == 0) {
       // dY: the bias partial from the fp32 values of the rows as stored, and the bfloat16 panel.
       const int64_t n = p_.c_out;
@@ -261,12 +252,23 @@ class FastPlan : public Plan {
         const void* src = RowAddress(p_.self, s.y_src, r);
         LoadRow(target_, src, ACL_BF16, p_.self.strides[2], n, row);
         AccumulateRow(target_, row, n, partial);
-        if (!y_.direct) CopyRow16(src, p_.self.strides[2], n, s.y16 + r * y_.ld);
+        if (panels_) {
+          cpu::ScatterRowToPanels(yp_, static_cast<const uint16_t*>(src), p_.self.strides[2], r,
+                                  WorkspaceBooking::At<uint16_t>(s.ws, y_panels_));
+        } else if (!y_.direct) {
+          CopyRow16(src, p_.self.strides[2], n, s.y16 + r * y_.ld);
+        }
       }
       return;
     }
     if (c.which == 1) {
       for (int64_t r = c.r0; r < c.r1; ++r) {
+        if (panels_) {
+          cpu::ScatterRowToPanels(
+              xp_, static_cast<const uint16_t*>(RowAddress(p_.input, s.x_src, r)),
+              p_.input.strides[2], r, WorkspaceBooking::At<uint16_t>(s.ws, x_panels_));
+          continue;
+        }
         CopyRow16(RowAddress(p_.input, s.x_src, r), p_.input.strides[2], p_.c_in,
                   s.x16 + r * x_.ld);
       }
@@ -275,8 +277,14 @@ class FastPlan : public Plan {
     const TensorDesc& d = p_.weight;
     for (int64_t r = c.r0; r < c.r1; ++r) {
       const int64_t k = r / p_.c_in, ci = r % p_.c_in;
-      const void* src =
+      const uint16_t* src =
           static_cast<const uint16_t*>(s.w_src) + k * d.strides[0] + ci * d.strides[1];
+      if (panels_) {
+        cpu::ScatterRowToPanels(
+            wp_, src, d.strides[2], ci,
+            WorkspaceBooking::At<uint16_t>(s.ws, w_panels_) + k * wp_.Elements());
+        continue;
+      }
       CopyRow16(src, d.strides[2], p_.c_out, s.w16 + r * w_.ld);
     }
   }
@@ -345,55 +353,62 @@ class FastPlan : public Plan {
     return t.weight_grad ? WeightGradTile(t, s) : InputGradTile(t, s);
   }
 
+  // Rows [*lo, *hi) of gradInput tile t that tap k reaches: time [k - pad, T_out + k - pad)
+  // clipped to [0, T_in).
+  void TapRows(const Tile& t, int64_t k, int64_t* lo, int64_t* hi) const {
+    if (!has_products_) {
+      *lo = *hi = 0;
+      return;
+    }
+    const int64_t B = p_.batch;
+    const int64_t tlo = std::clamp<int64_t>(k - p_.pad, 0, p_.t_in);
+    const int64_t thi = std::clamp<int64_t>(p_.t_out + k - p_.pad, 0, p_.t_in);
+    *lo = std::max(t.r0, tlo * B);
+    *hi = std::min(t.r1, thi * B);
+  }
+
+  // A fp32 matrix of the calling thread for a product whose C must be dense (panel mode) where the
+  // output's rows are further apart; every element is written before it is read.
+  static float* ScratchTile(int64_t rows, int64_t cols) {
+    static thread_local std::vector<float> scratch;
+    scratch.resize(static_cast<size_t>(rows * cols));
+    return scratch.data();
+  }
+
   // gradInput rows [r0, r1), columns [c0, c1).
   Status InputGradTile(const Tile& t, const RunState& s) const {
     const int64_t B = p_.batch, cols = t.c1 - t.c0;
     float* out = s.gx + t.c0;
-    // Rows of gradInput each tap reaches: time [k - pad, T_out + k - pad) clipped to [0, T_in).
-    auto range = [&](int64_t k, int64_t* lo, int64_t* hi) {
-      if (!has_products_) {
-        *lo = *hi = 0;
-        return;
-      }
-      const int64_t tlo = std::clamp<int64_t>(k - p_.pad, 0, p_.t_in);
-      const int64_t thi = std::clamp<int64_t>(p_.t_out + k - p_.pad, 0, p_.t_in);
-      *lo = std::max(t.r0, tlo * B);
-      *hi = std::min(t.r1, thi * B);
-    };
+    // C from the tile's first row: the tile in out, or in panel mode, where that is not dense, the
+    // thread's scratch tile.
+    const bool scratch = panels_ && cols != gx_.ld;
+    float* c = scratch ? ScratchTile(t.r1 - t.r0, cols) : out + t.r0 * gx_.ld;
+    const int64_t ldc = scratch ? cols : gx_.ld;
     // Numerics: taps accumulate in the fixed order below, in fp32, by the GEMM's beta = 1. A tap
     // covering the whole tile goes first with beta = 0; otherwise the tile is zeroed first.
     int64_t first = -1;
     for (int64_t k = 0; k < p_.taps; ++k) {
       int64_t lo, hi;
-      range(k, &lo, &hi);
+      TapRows(t, k, &lo, &hi);
       if (lo == t.r0 && hi == t.r1) {
         first = k;
         break;
       }
     }
     if (first < 0) {
-      for (int64_t r = t.r0; r < t.r1; ++r)
-        std::fill(out + r * gx_.ld, out + r * gx_.ld + cols, 0.f);
+      for (int64_t r = 0; r < t.r1 - t.r0; ++r) std::fill(c + r * ldc, c + r * ldc + cols, 0.f);
     }
     for (int64_t i = -1; i < p_.taps; ++i) {
       const int64_t k = i < 0 ? first : i;
       if (k < 0 || (i >= 0 && k == first)) continue;
       int64_t lo, hi;
-      range(k, &lo, &hi);
+      TapRows(t, k, &lo, &hi);
       if (lo >= hi) continue;
       const int64_t y_row = lo + (p_.pad - k) * B;
-      if (blocked_w_) {
-        cpu::GemmOutput to;
-        to.c = out + lo * gx_.ld;
-        to.ldc = gx_.ld;
-        to.accumulate = k != first;
-        if (cpu::BlockedBRuns(false, hi - lo, cols, p_.c_out, y_.ld, to)) {
-          const uint16_t* blocked =
-              WorkspaceBooking::At<uint16_t>(s.ws, blocked_w_panel_) + k * blocked_tap_elements_;
-          OPENACLNN_RETURN_IF_ERROR(cpu::MatmulBlockedBTo(
-              false, hi - lo, cols, p_.c_out, s.y16 + y_row * y_.ld, y_.ld, blocked, to));
-          continue;
-        }
+      if (panels_) {
+        OPENACLNN_RETURN_IF_ERROR(InputGradPanels(s, k, y_row, hi - lo, t.c0, cols, k != first,
+                                                  c + (lo - t.r0) * ldc, ldc));
+        continue;
       }
       if (bf16_) {
         OPENACLNN_RETURN_IF_ERROR(
@@ -407,7 +422,34 @@ class FastPlan : public Plan {
                              s.w + k * w_.tap_stride + t.c0 * w_.ld, w_.ld,
                              k == first ? 0.0f : 1.0f, out + lo * gx_.ld, gx_.ld));
     }
+    if (scratch) {
+      for (int64_t r = t.r0; r < t.r1; ++r) {
+        std::memcpy(out + r * gx_.ld, c + (r - t.r0) * ldc,
+                    sizeof(float) * static_cast<size_t>(cols));
+      }
+    }
     if (!gx_.direct && !gx_serial_) StoreGradInputRows(s, t.r0, t.r1, t.c0, t.c1);
+    return Status::Ok();
+  }
+
+  // Panel mode: c (rows x cols, dense) (+)= dY rows [y_row, y_row + rows) x W[k]^T columns
+  // [c0, c0 + cols), one dense product per Cout panel: dY's panel rows and W[k]'s panel rows
+  // [c0, c0 + cols) (read transposed) are dense, so oneDNN runs each on its AMX brgemm kernels,
+  // with each panel's sum added to C in panel order.
+  Status InputGradPanels(const RunState& s, int64_t k, int64_t y_row, int64_t rows, int64_t c0,
+                         int64_t cols, bool accumulate, float* c, int64_t ldc) const {
+    const uint16_t* y = WorkspaceBooking::At<uint16_t>(s.ws, y_panels_);
+    const uint16_t* w = WorkspaceBooking::At<uint16_t>(s.ws, w_panels_) + k * wp_.Elements();
+    cpu::GemmOutput to;
+    to.c = c;
+    to.ldc = ldc;
+    for (int64_t j = 0; j < yp_.Count(); ++j) {
+      const int64_t depth = yp_.Width(j);
+      to.accumulate = accumulate || j > 0;
+      OPENACLNN_RETURN_IF_ERROR(cpu::MatmulRowMajorTo(cpu::GemmElement::kBf16, false, true, rows,
+                                                      cols, depth, y + yp_.At(y_row, j), depth,
+                                                      w + wp_.At(c0, j), depth, to));
+    }
     return Status::Ok();
   }
 
@@ -421,6 +463,9 @@ class FastPlan : public Plan {
     const int64_t rows = t.r1 - t.r0, cols = t.c1 - t.c0;
     if (tlo >= thi) {
       for (int64_t r = 0; r < rows; ++r) std::fill(out + r * gw_.ld, out + r * gw_.ld + cols, 0.f);
+    } else if (panels_) {
+      OPENACLNN_RETURN_IF_ERROR(
+          WeightGradPanels(s, (tlo + t.k - p_.pad) * B, tlo * B, (thi - tlo) * B, t, out));
     } else {
       // Numerics: the whole reduction over time and batch is one GEMM call (fp32 accumulation).
       const int64_t x_row = (tlo + t.k - p_.pad) * B;
@@ -435,6 +480,36 @@ class FastPlan : public Plan {
       }
     }
     if (!gw_.direct && !gw_serial_) StoreGradWeightRows(s, t.k, t.r0, t.r1, t.c0, t.c1);
+    return Status::Ok();
+  }
+
+  // Panel mode: out (gradWeight tile t) = X rows [x_row, x_row + depth)^T x dY rows [y_row, ...),
+  // the tile's X panel (read transposed) and dY panel, the reduction cut into chunks of
+  // kReduceChunk rows, each a dense product on oneDNN's AMX brgemm kernels, summed in fp32 in
+  // chunk order (the split depends on the problem alone). C goes through the thread's scratch
+  // tile unless the tile is dense in out.
+  Status WeightGradPanels(const RunState& s, int64_t x_row, int64_t y_row, int64_t depth,
+                          const Tile& t, float* out) const {
+    const int64_t rows = t.r1 - t.r0, cols = t.c1 - t.c0;
+    const int64_t xi = t.r0 / xp_.width, yj = t.c0 / yp_.width;
+    const bool scratch = cols != gw_.ld;
+    cpu::GemmOutput to;
+    to.c = scratch ? ScratchTile(rows, cols) : out;
+    to.ldc = cols;
+    const uint16_t* x = WorkspaceBooking::At<uint16_t>(s.ws, x_panels_);
+    const uint16_t* y = WorkspaceBooking::At<uint16_t>(s.ws, y_panels_);
+    for (int64_t d = 0; d < depth; d += kReduceChunk) {
+      to.accumulate = d > 0;
+      OPENACLNN_RETURN_IF_ERROR(cpu::MatmulRowMajorTo(
+          cpu::GemmElement::kBf16, true, false, rows, cols, std::min(kReduceChunk, depth - d),
+          x + xp_.At(x_row + d, xi), rows, y + yp_.At(y_row + d, yj), cols, to));
+    }
+    if (scratch) {
+      const float* c = static_cast<const float*>(to.c);
+      for (int64_t r = 0; r < rows; ++r) {
+        std::memcpy(out + r * gw_.ld, c + r * cols, sizeof(float) * static_cast<size_t>(cols));
+      }
+    }
     return Status::Ok();
   }
 
@@ -482,10 +557,11 @@ class FastPlan : public Plan {
   Problem p_;
   const cpu::KernelTarget target_;  // the SIMD target of the row conversions
   bool has_products_ = false;
-  bool bf16_ = false;       // inputs read as bfloat16 by the bfloat16 GEMM
-  bool blocked_w_ = false;  // gradInput's B laid out once per tap for the AMX kernels
-  size_t blocked_w_panel_ = 0;
-  int64_t blocked_tap_elements_ = 0;
+  bool bf16_ = false;  // inputs read as bfloat16 by the bfloat16 GEMM
+  // Panel mode: dY, X and each tap of W as column panels (bfloat16, workspace).
+  bool panels_ = false;
+  cpu::ColumnPanels yp_, xp_, wp_;
+  size_t y_panels_ = 0, x_panels_ = 0, w_panels_ = 0;
   size_t y_scratch_ = 0;
   Operand y_, x_, w_, gx_, gw_;
   bool gx_serial_ = false, gw_serial_ = false;
