@@ -244,7 +244,8 @@ TEST_F(ConvTbcMatrixTest, SmallIntegersAreExact) {
   DeviceTensor gb = ConvTbcTensor({s.c_out}, ACL_FLOAT, Layout::kContiguous, true);
   auto ints = [](int64_t n, int mod) {
     std::vector<float> v(n);
-    for (int64_t i = 0; i < n; ++i) v[i] = static_cast<float>((i * 7919) % mod - mod / 2);
+    const int64_t offset = mod / 2;  // values in [-mod / 2, mod / 2], rounded down
+    for (int64_t i = 0; i < n; ++i) v[i] = static_cast<float>((i * 7919) % mod - offset);
     return v;
   };
   const std::vector<float> dy_v = ints(dy.numel(), 7), x_v = ints(x.numel(), 5),
@@ -279,7 +280,8 @@ TEST_F(ConvTbcMatrixTest, SelfOverlappingOutputsAreWrittenInRowMajorOrder) {
   DeviceTensor bias = ConvTbcTensor({s.c_out}, ACL_FLOAT, Layout::kContiguous, false);
   auto ints = [](int64_t n, int mod) {
     std::vector<float> v(n);
-    for (int64_t i = 0; i < n; ++i) v[i] = static_cast<float>((i * 31) % mod - mod / 2);
+    const int64_t offset = mod / 2;  // values in [-mod / 2, mod / 2], rounded down
+    for (int64_t i = 0; i < n; ++i) v[i] = static_cast<float>((i * 31) % mod - offset);
     return v;
   };
   dy.Fill(ints(dy.numel(), 9));
