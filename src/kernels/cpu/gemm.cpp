@@ -16,6 +16,7 @@
 
 #include "dnnl.hpp"
 #include "kernels/cpu/pointwise_kernels.h"
+#include "kernels/cpu/tile_gemm.h"
 #include "kernels/cpu/tiling.h"
 
 namespace openaclnn::cpu {
@@ -353,6 +354,7 @@ void PackBlockedB(const KernelTarget& target, bool trans_b, int64_t k, int64_t n
       std::fill(out + k * kBlockedBCols, out + depth * kBlockedBCols, uint16_t{0});
     }
     if (!trans_b) {
+      if (PackRowPairs(b + j0, ldb, k, width, depth, kBlockedBCols, out)) continue;
       for (int64_t q = 0; q < pairs; ++q) {
         const uint16_t* even = b + 2 * q * ldb + j0;
         const uint16_t* odd = even + ldb;

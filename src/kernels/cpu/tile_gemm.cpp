@@ -345,6 +345,15 @@ void TileGemmBf16To(int64_t m, int64_t n, int64_t k, const StridedBf16& a, const
   RoundRowsToBf16(from, ld, m, n, c, ldc);
 }
 
+bool PackRowPairs(const uint16_t* b, int64_t ldb, int64_t k, int64_t n, int64_t depth, int64_t cols,
+                  uint16_t* packed) {
+  static const bool avx512 =
+      __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+  if (!avx512 || cols % 32 != 0) return false;
+  PackRowsInPairs({b, ldb, 1}, k, n, depth, cols, packed);
+  return true;
+}
+
 #if !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
@@ -353,6 +362,10 @@ void TileGemmBf16To(int64_t m, int64_t n, int64_t k, const StridedBf16& a, const
        // called
 
 bool TileGemmRuns() { return false; }
+
+bool PackRowPairs(const uint16_t*, int64_t, int64_t, int64_t, int64_t, int64_t, uint16_t*) {
+  return false;
+}
 
 void TileGemmBf16(int64_t, int64_t, int64_t, const StridedBf16&, const StridedBf16&, bool, float*,
                   int64_t) {}

@@ -45,4 +45,12 @@ void TileGemmBf16(int64_t m, int64_t n, int64_t k, const StridedBf16& a, const S
 void TileGemmBf16To(int64_t m, int64_t n, int64_t k, const StridedBf16& a, const StridedBf16& b,
                     uint16_t* c, int64_t ldc);
 
+// B (k x n bfloat16, rows ldb apart, unit column stride) in pairs of rows, `cols` columns (a
+// multiple of 32) a pair row: packed[q * 2 * cols + 2 * j + e] = B(2q + e, j) for q < depth / 2
+// and j < cols, zero outside B: the tile unit's pair form, which is also oneDNN's blocked B
+// (PackBlockedB) within one 64-column block. With AVX-512 permutes; returns false where this
+// build or CPU has no AVX-512, and the caller then moves the elements itself.
+bool PackRowPairs(const uint16_t* b, int64_t ldb, int64_t k, int64_t n, int64_t depth, int64_t cols,
+                  uint16_t* packed);
+
 }  // namespace openaclnn::cpu

@@ -213,11 +213,12 @@ TEST_F(ConvTbcMatrixTest, TileEdges) {
   RunAll(cases);
 }
 
-// BFLOAT16 inputs with Cin >= 512 and Cout >= 1024 run in panel mode on AMX: dY, X and W copied
-// into column panels (strided views too), gradWeight reduced over 512-row chunks that start off
-// the batch grid (taps shift by B = 4), gradInput over two Cout panels, tiles narrower than Cin >
-// 1024 and Cout through the scratch tile, FLOAT outputs written in place where dense. Elsewhere
-// these shapes take the plain path, already covered, so the test skips rather than pay the golden.
+// BFLOAT16 inputs with Cin >= 512 and Cout >= 1024 run in panel mode on AMX: dY and X copied into
+// column panels (rows padded or not), W blocked per tap and Cout panel, gradWeight reduced over
+// 512-row chunks that start off the batch grid (taps shift by B = 4), gradInput over three Cout
+// panels, tiles narrower than Cin > 1024 or than Cout, and outputs with padded rows, through the
+// scratch tile, FLOAT outputs written in place where dense. Elsewhere these shapes take the plain
+// path, already covered, so the test skips rather than pay the golden.
 TEST_F(ConvTbcMatrixTest, Bf16PanelsOnAmx) {
   if (!cpu::HasAmxBf16()) GTEST_SKIP() << "panel mode needs AMX with bfloat16";
   const Dtypes bf16_in_float_out = {ACL_BF16,  ACL_BF16,  ACL_BF16, ACL_BF16,
@@ -225,7 +226,7 @@ TEST_F(ConvTbcMatrixTest, Bf16PanelsOnAmx) {
   const ConvShape reduce_chunks{130, 4, 512, 1030, 2, 1};
   const ConvShape wide_input{7, 3, 1040, 1024, 3, 1};
   RunAll({{reduce_chunks, kDtypeSets[2], 0, Layout::kContiguous, "cpu_gemm"},
-          {reduce_chunks, bf16_in_float_out, 0, Layout::kPermuted, "cpu_gemm"},
+          {reduce_chunks, bf16_in_float_out, 0, Layout::kPadded, "cpu_gemm"},
           {wide_input, kDtypeSets[2], 0, Layout::kPadded, "cpu_gemm"},
           {wide_input, bf16_in_float_out, 0, Layout::kContiguous, "cpu_gemm"}});
 }

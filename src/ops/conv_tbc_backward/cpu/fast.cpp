@@ -42,25 +42,31 @@ constexpr int64_t kGwTileCols = 512;  // over Cout
 // Conversion and bias passes: rows per task (at least this, at most 256 tasks per tensor so the
 // bias partials stay small).
 constexpr int64_t kMinChunkRows = 64;
+// Weight layout tasks (panel mode): about this many elements each.
+constexpr int64_t kChunkElements = int64_t{1} << 16;
 constexpr int64_t kMaxChunks = 256;
 
 // Panel mode, bfloat16 on AMX: oneDNN 2.6 runs a product on its AMX brgemm kernels only when every
-// operand is dense (kernels/cpu/gemm.h), and it runs them best on reductions of about 512: a
-// single-threaded 256 x 512 gradWeight tile over 4096 rows ran at 560-600 GFLOP/s as the strided
-// call of the plain mode (gemm:jit), 730-750 as one dense call, 840-880 as eight dense calls of
-// 512 rows summed by the sum post-op; a 256 x 1024 gradInput tile over Cout = 4096 at 390-400 with
-// the weight pre-blocked against 870-970 as eight dense calls with W read transposed (a standalone
-// oneDNN timing program, Intel Xeon with AMX, 2026-12-07). So dY, X and each tap of W are copied
-// once into column panels (cpu::ColumnPanels): gradWeight tiles reduce over 512-row chunks of
-// their X panel (read transposed) and dY panel, gradInput tiles over dY's Cout panels against the
-// same panels of W. The reductions are cut into chunks of at most this many rows or Cout columns.
+// operand is dense (kernels/cpu/gemm.h), and they run best on reductions of about 512. So dY and X
+// are copied once into column panels (cpu::ColumnPanels) and each tap of W, per Cout panel, into
+// oneDNN's blocked form (cpu::PackBlockedB): a gradWeight tile sums 512-row chunks of its X panel
+// (read transposed) times its dY panel, a gradInput tile dY's Cout panels times the same panels of
+// the blocked W[k]^T, each chunk a dense call added by the sum post-op. The chunks of every
+// reduction are fixed by the problem, so the result does not depend on the thread count.
+// In the (32, 128, 1024, 4096, K=1) shape on two threads (DNNL_VERBOSE, Intel Xeon with AMX,
+// 2026-12-07) the gradWeight tiles ran at 690 GFLOP/s a core as the plain mode's strided calls
+// (gemm:jit) and 840-870 as chunks; the gradInput tiles at about 1,060 with W read transposed per
+// chunk and 1,170 with it blocked. Laying out X^T and dY's chunks in the blocked form too ran
+// slower in the operator (the pre-laid blocks are read from L3, where oneDNN's own copies are
+// L2-hot): (32, 128, 1024, 2048, K=3) 60.5-61.6 against 57.0-58.9 ms.
 constexpr int64_t kReduceChunk = 512;
 // The copies and the extra calls pay on the larger channel counts only. bench_conv_tbc_backward
-// BF16, the same Intel Xeon, 2 threads, two runs each way in alternation (2026-12-07): (32, 128,
-// 1024, 2048, K=3) 70.3-71.5 -> 62.2-62.3 ms, (32, 128, 1024, 4096, K=1) 45.7-51.1 -> 43.7-45.2,
-// (1024, 1, 850, 1700, K=6) 30.0-30.4 -> 26.8-29.4; Cin 512 with Cout 1024 within the noise;
-// slower with panels: (25, 160, 256, 512) 3.53-3.61 -> 3.77-3.82, (64, 16, 64, 64) 0.088-0.097
-// -> 0.114-0.117.
+// BF16, the same Xeon, 2 threads, three runs of each binary in alternation (2026-12-07): (32, 128,
+// 1024, 2048, K=3) 68.6-69.7 -> 57.0-58.9 ms, (32, 128, 1024, 4096, K=1) 51.0-51.7 -> 42.9-44.5,
+// (1024, 1, 850, 1700, K=6) 29.8-32.3 -> 28.1-29.9; Cin 512 with Cout 1024 and Cin 768 with Cout
+// 1536 within the noise; in a first version without the blocked weight (Cout 256 and 64)
+// slower with panels: (25, 160, 256, 512) 3.53-3.61 against 3.77-3.82 ms, (64, 16, 64, 64)
+// 0.088-0.097 against 0.114-0.117.
 constexpr int64_t kMinPanelCin = 512;
 constexpr int64_t kMinPanelCout = 1024;
 
@@ -83,7 +89,7 @@ struct Tile {
 };
 
 struct Chunk {
-  int which;  // 0: dY (with the bias partials), 1: X, 2: W
+  int which;  // 0: dY (with the bias partials), 1: X, 2: W (panel mode: blocked, see RunChunk16)
   int64_t index;
   int64_t r0, r1;
 };
@@ -102,19 +108,15 @@ class FastPlan : public Plan {
     bf16_ = has_products_ && plain_inputs && p.self.dtype == ACL_BF16 &&
             p.input.dtype == ACL_BF16 && p.weight.dtype == ACL_BF16 && cpu::HasFastBf16Gemm() &&
             target_.native_bf16;
-    panels_ = bf16_ && cpu::HasAmxBf16() && p.c_in >= kMinPanelCin && p.c_out >= kMinPanelCout;
+    panels_ = UsePanels(rows_x, rows_y);
     if (panels_) {
-      // The three inputs as column panels; the plain operands below are then not used.
-      y_.direct = x_.direct = w_.direct = true;
-      yp_ = {rows_y, p.c_out, BlockSize(p.c_out, kGwTileCols)};
-      xp_ = {rows_x, p.c_in, BlockSize(p.c_in, kGwTileRows)};
-      wp_ = {p.c_in, p.c_out, yp_.width};
+      y_.direct = x_.direct = true;
       auto book = [&](int64_t elements) {
         return ws->Book(sizeof(uint16_t) * static_cast<size_t>(std::max<int64_t>(elements, 1)));
       };
       y_panels_ = book(yp_.Elements());
       x_panels_ = book(xp_.Elements());
-      w_panels_ = book(p.taps * wp_.Elements());
+      w_blocked_ = book(p.taps * yp_.Count() * w_chunk_elements_);
     } else if (has_products_) {
       const aclDataType operand_dtype = bf16_ ? ACL_BF16 : ACL_FLOAT;
       y_.direct = plain_inputs && p.self.dtype == operand_dtype && RowMatrixLd(p.self, &y_.ld);
@@ -147,7 +149,8 @@ class FastPlan : public Plan {
     // for the bias sums.
     if (bf16_) y_scratch_ = ws->Book(sizeof(float) * std::max<int64_t>(y_chunks * p.c_out, 1));
     if (has_products_ && (!x_.direct || panels_) && p.c_in > 0) AddChunks(1, rows_x);
-    if (has_products_ && (!w_.direct || panels_) && p.c_in > 0) AddChunks(2, rows_w);
+    if (has_products_ && !w_.direct && p.c_in > 0) AddChunks(2, rows_w);
+    if (panels_) AddWeightBlockChunks();
 
     // Product tiles, gradWeight first (its tiles carry the longer reductions).
     if (p.c_in > 0) {
@@ -155,8 +158,10 @@ class FastPlan : public Plan {
                                 BlockSize(p.c_out, kGwTileCols));
       // bfloat16 mode: full-width gradInput tiles where Cin allows, for oneDNN's brgemm kernels
       // (kernels/cpu/gemm.h).
-      const int64_t gx_cols =
-          bf16_ && p.c_in <= cpu::kFullWidthCols ? p.c_in : BlockSize(p.c_in, kGxTileCols);
+      const int64_t gx_cols = panels_ ? gx_panel_cols_
+                              : bf16_ && p.c_in <= cpu::kFullWidthCols
+                                  ? p.c_in
+                                  : BlockSize(p.c_in, kGxTileCols);
       gx_tiles_ = cpu::TileGrid(1, rows_x, p.c_in, kGxTileRows, gx_cols);
     }
   }
@@ -207,6 +212,41 @@ class FastPlan : public Plan {
     float *y, *x, *w, *gx, *gw;
     uint16_t *y16, *x16, *w16;  // the same inputs in bfloat16 mode
   };
+
+  // Panel mode (see kReduceChunk) where it pays, W is read in place by the layout tasks, and oneDNN
+  // runs the gradInput tiles on AMX with the blocked weight. Sets the panel shapes.
+  bool UsePanels(int64_t rows_x, int64_t rows_y) {
+    const Problem& p = p_;
+    if (!bf16_ || !cpu::HasAmxBf16() || p.c_in < kMinPanelCin || p.c_out < kMinPanelCout ||
+        !TapMatrixLd(p.weight, &w_.ld, &w_.tap_stride)) {
+      return false;
+    }
+    w_.direct = true;
+    yp_ = {rows_y, p.c_out, BlockSize(p.c_out, kGwTileCols)};
+    xp_ = {rows_x, p.c_in, BlockSize(p.c_in, kGwTileRows)};
+    w_chunk_elements_ = cpu::BlockedBElements(yp_.width, p.c_in);
+    // gradInput tiles start on the blocked weight's 64-column blocks.
+    gx_panel_cols_ =
+        p.c_in <= cpu::kFullWidthCols
+            ? p.c_in
+            : CeilDiv(BlockSize(p.c_in, kGxTileCols), cpu::kBlockedBCols) * cpu::kBlockedBCols;
+    cpu::GemmOutput tile;
+    tile.ldc = gx_panel_cols_;
+    tile.accumulate = true;
+    return cpu::BlockedBRuns(false, std::min(kGxTileRows, rows_x), gx_panel_cols_, yp_.width,
+                             yp_.width, tile);
+  }
+  // Panel mode: tasks laying out W[k]^T's rows of each Cout panel in oneDNN's blocked form.
+  void AddWeightBlockChunks() {
+    const int64_t blocks = CeilDiv(p_.c_in, cpu::kBlockedBCols);
+    const int64_t block_elements = cpu::BlockedBDepth(yp_.width) * cpu::kBlockedBCols;
+    const int64_t step = std::max<int64_t>(1, kChunkElements / block_elements);
+    for (int64_t i = 0; i < p_.taps * yp_.Count(); ++i) {
+      for (int64_t b0 = 0; b0 < blocks; b0 += step) {
+        chunks_.push_back({2, i, b0, std::min(blocks, b0 + step)});
+      }
+    }
+  }
 
   // A packed fp32 panel of rows x cols. For the weight-shaped operands (tap_rows = Cin) each tap is
   // a tap_rows x cols block; row-shaped operands pass tap_rows = 0. Empty panels keep stride 0, so
@@ -274,17 +314,21 @@ class FastPlan : public Plan {
       }
       return;
     }
+    if (panels_) {
+      // Tap k's Cout panel j of W, as op(B) = W[k]^T's rows (Cout) of the panel, column blocks
+      // [r0, r1).
+      const int64_t k = c.index / yp_.Count(), j = c.index % yp_.Count();
+      cpu::PackBlockedB(
+          target_, true, yp_.Width(j), p_.c_in, s.w16 + k * w_.tap_stride + j * yp_.width, w_.ld,
+          c.r0, c.r1,
+          WorkspaceBooking::At<uint16_t>(s.ws, w_blocked_) + c.index * w_chunk_elements_);
+      return;
+    }
     const TensorDesc& d = p_.weight;
     for (int64_t r = c.r0; r < c.r1; ++r) {
       const int64_t k = r / p_.c_in, ci = r % p_.c_in;
       const uint16_t* src =
           static_cast<const uint16_t*>(s.w_src) + k * d.strides[0] + ci * d.strides[1];
-      if (panels_) {
-        cpu::ScatterRowToPanels(
-            wp_, src, d.strides[2], ci,
-            WorkspaceBooking::At<uint16_t>(s.ws, w_panels_) + k * wp_.Elements());
-        continue;
-      }
       CopyRow16(src, d.strides[2], p_.c_out, s.w16 + r * w_.ld);
     }
   }
@@ -433,22 +477,23 @@ class FastPlan : public Plan {
   }
 
   // Panel mode: c (rows x cols, dense) (+)= dY rows [y_row, y_row + rows) x W[k]^T columns
-  // [c0, c0 + cols), one dense product per Cout panel: dY's panel rows and W[k]'s panel rows
-  // [c0, c0 + cols) (read transposed) are dense, so oneDNN runs each on its AMX brgemm kernels,
-  // with each panel's sum added to C in panel order.
+  // [c0, c0 + cols), one dense call per Cout panel (dY's panel rows, W[k]^T's panel rows in the
+  // blocked form from the tile's first column on), each panel's sum added to C in panel order.
   Status InputGradPanels(const RunState& s, int64_t k, int64_t y_row, int64_t rows, int64_t c0,
                          int64_t cols, bool accumulate, float* c, int64_t ldc) const {
     const uint16_t* y = WorkspaceBooking::At<uint16_t>(s.ws, y_panels_);
-    const uint16_t* w = WorkspaceBooking::At<uint16_t>(s.ws, w_panels_) + k * wp_.Elements();
+    const uint16_t* w = WorkspaceBooking::At<uint16_t>(s.ws, w_blocked_);
     cpu::GemmOutput to;
     to.c = c;
     to.ldc = ldc;
     for (int64_t j = 0; j < yp_.Count(); ++j) {
       const int64_t depth = yp_.Width(j);
       to.accumulate = accumulate || j > 0;
-      OPENACLNN_RETURN_IF_ERROR(cpu::MatmulRowMajorTo(cpu::GemmElement::kBf16, false, true, rows,
-                                                      cols, depth, y + yp_.At(y_row, j), depth,
-                                                      w + wp_.At(c0, j), depth, to));
+      const uint16_t* blocked =
+          w + (k * yp_.Count() + j) * w_chunk_elements_ +
+          c0 / cpu::kBlockedBCols * cpu::BlockedBDepth(depth) * cpu::kBlockedBCols;
+      OPENACLNN_RETURN_IF_ERROR(cpu::MatmulBlockedBTo(false, rows, cols, depth,
+                                                      y + yp_.At(y_row, j), depth, blocked, to));
     }
     return Status::Ok();
   }
@@ -560,8 +605,13 @@ class FastPlan : public Plan {
   bool bf16_ = false;  // inputs read as bfloat16 by the bfloat16 GEMM
   // Panel mode: dY, X and each tap of W as column panels (bfloat16, workspace).
   bool panels_ = false;
-  cpu::ColumnPanels yp_, xp_, wp_;
-  size_t y_panels_ = 0, x_panels_ = 0, w_panels_ = 0;
+  cpu::ColumnPanels yp_, xp_;  // dY in Cout panels, X in Cin panels (workspace, bfloat16)
+  size_t y_panels_ = 0, x_panels_ = 0;
+  // W[k]^T's rows of each Cout panel j in oneDNN's blocked form (cpu::PackBlockedB), chunk
+  // k * yp_.Count() + j, w_chunk_elements_ each; gradInput tiles gx_panel_cols_ wide.
+  size_t w_blocked_ = 0;
+  int64_t w_chunk_elements_ = 0;
+  int64_t gx_panel_cols_ = 0;
   size_t y_scratch_ = 0;
   Operand y_, x_, w_, gx_, gw_;
   bool gx_serial_ = false, gw_serial_ = false;
