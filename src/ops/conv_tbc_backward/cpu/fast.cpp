@@ -42,9 +42,9 @@ constexpr int64_t kGwTileCols = 512;  // over Cout
 // Conversion and bias passes: rows per task (at least this, at most 256 tasks per tensor so the
 // bias partials stay small).
 constexpr int64_t kMinChunkRows = 64;
+constexpr int64_t kMaxChunks = 256;
 // Weight layout tasks (panel mode): about this many elements each.
 constexpr int64_t kChunkElements = int64_t{1} << 16;
-constexpr int64_t kMaxChunks = 256;
 
 // Panel mode, bfloat16 on AMX: oneDNN 2.6 runs a product on its AMX brgemm kernels only when every
 // operand is dense (kernels/cpu/gemm.h), and they run best on reductions of about 512. So dY and X
@@ -64,8 +64,8 @@ constexpr int64_t kReduceChunk = 512;
 // BF16, the same Xeon, 2 threads, three runs of each binary in alternation (2026-12-07): (32, 128,
 // 1024, 2048, K=3) 68.6-69.7 -> 57.0-58.9 ms, (32, 128, 1024, 4096, K=1) 51.0-51.7 -> 42.9-44.5,
 // (1024, 1, 850, 1700, K=6) 29.8-32.3 -> 28.1-29.9; Cin 512 with Cout 1024 and Cin 768 with Cout
-// 1536 within the noise; in a first version without the blocked weight (Cout 256 and 64)
-// slower with panels: (25, 160, 256, 512) 3.53-3.61 against 3.77-3.82 ms, (64, 16, 64, 64)
+// 1536 within the noise. Below these thresholds panels were slower (a first version, without the
+// blocked weight): (25, 160, 256, 512) 3.53-3.61 against 3.77-3.82 ms, (64, 16, 64, 64)
 // 0.088-0.097 against 0.114-0.117.
 constexpr int64_t kMinPanelCin = 512;
 constexpr int64_t kMinPanelCout = 1024;
@@ -110,6 +110,8 @@ class FastPlan : public Plan {
             target_.native_bf16;
     panels_ = UsePanels(rows_x, rows_y);
     if (panels_) {
+      // The products read the panels below, never y_ or x_: marked direct so that no plain panel
+      // is booked or filled for them.
       y_.direct = x_.direct = true;
       auto book = [&](int64_t elements) {
         return ws->Book(sizeof(uint16_t) * static_cast<size_t>(std::max<int64_t>(elements, 1)));
