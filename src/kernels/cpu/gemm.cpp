@@ -108,7 +108,8 @@ struct Matmul {
   dnnl::matmul primitive;
   dnnl::memory::desc a, b, c, bias;
   size_t scratchpad_bytes = 0;
-  bool amx = false;  // runs on oneDNN's AMX brgemm kernels
+  bool brgemm = false;  // runs on oneDNN's brgemm kernels
+  bool amx = false;     // ... on the AMX ones
 };
 
 struct MatmulKey {
@@ -143,11 +144,12 @@ std::shared_ptr<const Matmul> MakeMatmul(const MatmulKey& key) {
   // Row-major op(A) m x k: element (i, p) at i * lda + p, or at p * lda + i when transposed.
   made->a = memory::desc({key.m, key.k}, DnnlType(key.ab_type),
                          key.trans_a ? memory::dims{1, key.lda} : memory::dims{key.lda, 1});
-  made->b =
-      key.b_blocked
-          ? memory::desc({key.k, key.n}, DnnlType(key.ab_type), memory::format_tag::BA16a64b2a)
-          : memory::desc({key.k, key.n}, DnnlType(key.ab_type),
-                         key.trans_b ? memory::dims{1, key.ldb} : memory::dims{key.ldb, 1});
+  made->b = key.b_blocked
+                ? memory::desc({key.k, key.n}, DnnlType(key.ab_type),
+                               key.ab_type == GemmElement::kBf16 ? memory::format_tag::BA16a64b2a
+                                                                 : memory::format_tag::BA16a64b)
+                : memory::desc({key.k, key.n}, DnnlType(key.ab_type),
+                               key.trans_b ? memory::dims{1, key.ldb} : memory::dims{key.ldb, 1});
   made->c = memory::desc({key.m, key.n}, DnnlType(key.c_type), memory::dims{key.ldc, 1});
   if (key.bias >= 0) {
     made->bias = memory::desc({1, key.n}, DnnlType(static_cast<GemmElement>(key.bias)),
@@ -164,6 +166,7 @@ std::shared_ptr<const Matmul> MakeMatmul(const MatmulKey& key) {
                                       ? dnnl::matmul::desc(made->a, made->b, made->bias, made->c)
                                       : dnnl::matmul::desc(made->a, made->b, made->c);
   dnnl::matmul::primitive_desc pd(desc, attr, CpuEngine());
+  made->brgemm = std::strncmp(pd.impl_info_str(), "brg:", 4) == 0;
   made->amx = std::strncmp(pd.impl_info_str(), "brg:avx512_core_amx", 19) == 0;
   made->primitive = dnnl::matmul(pd);
   made->scratchpad_bytes = pd.scratchpad_desc().get_size();
@@ -333,15 +336,44 @@ bool HasAmxBf16() {
   return has;
 }
 
-int64_t BlockedBDepth(int64_t k) { return CeilDiv(k, kBlockedBDepth) * kBlockedBDepth; }
+int64_t BlockedBDepth(GemmElement type, int64_t k) {
+  const int64_t step = type == GemmElement::kBf16 ? kBlockedBDepth : kBlockedBDepthFloat;
+  return CeilDiv(k, step) * step;
+}
 
-int64_t BlockedBElements(int64_t k, int64_t n) {
-  return BlockedBDepth(k) * CeilDiv(n, kBlockedBCols) * kBlockedBCols;
+int64_t BlockedBElements(GemmElement type, int64_t k, int64_t n) {
+  return BlockedBDepth(type, k) * CeilDiv(n, kBlockedBCols) * kBlockedBCols;
+}
+
+void PackBlockedB(const KernelTarget& target, bool trans_b, int64_t k, int64_t n, const float* b,
+                  int64_t ldb, int64_t block0, int64_t block1, float* blocked) {
+  const int64_t depth = BlockedBDepth(GemmElement::kFloat, k);
+  for (int64_t block = block0; block < block1; ++block) {
+    float* const out = blocked + block * depth * kBlockedBCols;
+    const int64_t j0 = block * kBlockedBCols;
+    const int64_t width = std::min(kBlockedBCols, n - j0);
+    // Row r of the block: kBlockedBCols elements at out + r * kBlockedBCols.
+    if (width < kBlockedBCols) {
+      std::fill(out, out + depth * kBlockedBCols, 0.0f);
+    } else if (depth > k) {
+      std::fill(out + k * kBlockedBCols, out + depth * kBlockedBCols, 0.0f);
+    }
+    if (trans_b) {
+      // Column j of op(B) is row j of the stored matrix.
+      TransposeTile(target, b + j0 * ldb, ldb, out, kBlockedBCols, k, width, sizeof(float), false,
+                    nullptr, 0);
+      continue;
+    }
+    for (int64_t r = 0; r < k; ++r) {
+      std::memcpy(out + r * kBlockedBCols, b + r * ldb + j0,
+                  sizeof(float) * static_cast<size_t>(width));
+    }
+  }
 }
 
 void PackBlockedB(const KernelTarget& target, bool trans_b, int64_t k, int64_t n, const uint16_t* b,
                   int64_t ldb, int64_t block0, int64_t block1, uint16_t* blocked) {
-  const int64_t depth = BlockedBDepth(k);
+  const int64_t depth = BlockedBDepth(GemmElement::kBf16, k);
   const int64_t pairs = k / 2;  // row pairs with both rows inside B
   for (int64_t block = block0; block < block1; ++block) {
     uint16_t* const out = blocked + block * depth * kBlockedBCols;
@@ -396,9 +428,9 @@ void PackBlockedB(const KernelTarget& target, bool trans_b, int64_t k, int64_t n
 
 namespace {
 
-MatmulKey BlockedBKey(bool trans_a, int64_t m, int64_t n, int64_t k, int64_t lda,
-                      const GemmOutput& out) {
-  MatmulKey key{GemmElement::kBf16,
+MatmulKey BlockedBKey(GemmElement ab_type, bool trans_a, int64_t m, int64_t n, int64_t k,
+                      int64_t lda, const GemmOutput& out) {
+  MatmulKey key{ab_type,
                 trans_a,
                 false,
                 m,
@@ -416,24 +448,27 @@ MatmulKey BlockedBKey(bool trans_a, int64_t m, int64_t n, int64_t k, int64_t lda
 
 }  // namespace
 
-bool BlockedBRuns(bool trans_a, int64_t m, int64_t n, int64_t k, int64_t lda,
+bool BlockedBRuns(GemmElement ab_type, bool trans_a, int64_t m, int64_t n, int64_t k, int64_t lda,
                   const GemmOutput& out) {
-  if (m <= 0 || n <= 0 || k <= 0 || !HasAmxBf16()) return false;
+  if (m <= 0 || n <= 0 || k <= 0) return false;
+  const bool bf16 = ab_type == GemmElement::kBf16;
+  if (bf16 ? !HasAmxBf16() : !HasBrgemmFloat()) return false;
   try {
-    return MatmulFor(BlockedBKey(trans_a, m, n, k, lda, out))->amx;
+    const auto mm = MatmulFor(BlockedBKey(ab_type, trans_a, m, n, k, lda, out));
+    return bf16 ? mm->amx : mm->brgemm;
   } catch (const dnnl::error&) {
     return false;
   }
 }
 
-Status MatmulBlockedBTo(bool trans_a, int64_t m, int64_t n, int64_t k, const void* a, int64_t lda,
-                        const uint16_t* blocked_b, const GemmOutput& out) {
+Status MatmulBlockedBTo(GemmElement ab_type, bool trans_a, int64_t m, int64_t n, int64_t k,
+                        const void* a, int64_t lda, const void* blocked_b, const GemmOutput& out) {
   if (m <= 0 || n <= 0) return Status::Ok();
   if (k <= 0) {
     return ErrorStatus(ACLNN_ERR_INNER, "MatmulBlockedBTo needs k >= 1, got %lld",
                        static_cast<long long>(k));
   }
-  return RunMatmul(BlockedBKey(trans_a, m, n, k, lda, out), a, blocked_b, out.c, out.bias);
+  return RunMatmul(BlockedBKey(ab_type, trans_a, m, n, k, lda, out), a, blocked_b, out.c, out.bias);
 }
 
 const char* GemmProviderName() {

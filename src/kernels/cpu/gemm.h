@@ -99,33 +99,41 @@ Status MatmulRowMajorTo(GemmElement ab_type, bool trans_a, bool trans_b, int64_t
 // the tile unit).
 bool HasAmxBf16();
 
-// op(B) of a BFLOAT16 product laid out once for oneDNN's AMX kernels (its BA16a64b2a format): k
-// padded to a multiple of 32 and n to a multiple of 64, blocks of 64 columns one after another,
-// each block k/2 rows of 64 pairs (B(2q, j), B(2q + 1, j)), padding zero. Given B in this form,
-// the kernels skip the copy into it that they make of a plain or transposed B in every call (a
-// standalone oneDNN timing program, not under bench/, one thread of an AMX Xeon, 2026-12-06: a
-// 512 x 512 x 1024 tile 0.54-0.57 against 0.62-0.68 ms, 128 x 512 x 1024 0.125 against 0.163
-// ms), so a B that several row tiles share is laid out once per call instead of once per tile.
+// op(B) of a product laid out once in the blocked form oneDNN's brgemm kernels read: blocks of 64
+// columns one after another, each block the block's k rows padded to a multiple of the depth step
+// (bfloat16: 32, as BA16a64b2a, each row pair interleaved, (B(2q, j), B(2q + 1, j)); FLOAT: 16, as
+// BA16a64b, plain rows of 64), n padded to a multiple of 64, padding zero. Given B in this form,
+// the kernels skip the copy into it that they make of a plain or transposed B in every call, so a
+// B that several row tiles share is laid out once per call instead of once per tile. Measured
+// with a standalone oneDNN timing program (not under bench/), one thread of an AMX Xeon: BFLOAT16
+// 512 x 512 x 1024 0.54-0.57 against 0.62-0.68 ms, 128 x 512 x 1024 0.125 against 0.163 ms
+// (2026-12-06); FLOAT with B read transposed, 128 x 256 x 256 0.079-0.080 against 0.088 ms,
+// 128 x 256 x 1024 0.320-0.330 against 0.370-0.373, 64 x 256 x 1024 0.163-0.170 against
+// 0.198-0.203 (2026-12-07).
 // A column block starts every 64 columns: a tile whose columns start at a multiple of 64 reads
 // its part of the blocked B from that block on.
 constexpr int64_t kBlockedBCols = 64;
-constexpr int64_t kBlockedBDepth = 32;
-// k rounded up to kBlockedBDepth: a column block holds BlockedBDepth(k) * kBlockedBCols elements.
-int64_t BlockedBDepth(int64_t k);
-int64_t BlockedBElements(int64_t k, int64_t n);
+constexpr int64_t kBlockedBDepth = 32;       // BFLOAT16
+constexpr int64_t kBlockedBDepthFloat = 16;  // FLOAT
+// k rounded up to the depth step of `type`: a column block holds BlockedBDepth(type, k) *
+// kBlockedBCols elements.
+int64_t BlockedBDepth(GemmElement type, int64_t k);
+int64_t BlockedBElements(GemmElement type, int64_t k, int64_t n);
 // Writes the column blocks [block0, block1) of op(B) (k x n; transposed when trans_b, row stride
-// ldb) into `blocked`, the base of the whole blocked matrix.
+// ldb) into `blocked`, the base of the whole blocked matrix: bfloat16 bit patterns, or FLOAT.
 void PackBlockedB(const KernelTarget& target, bool trans_b, int64_t k, int64_t n, const uint16_t* b,
                   int64_t ldb, int64_t block0, int64_t block1, uint16_t* blocked);
-// Whether oneDNN runs a BFLOAT16 product of this tile shape on its AMX kernels with B blocked as
-// above, writing C as `out` describes (its c and bias pointers are not used). Creates and caches
-// the primitive that MatmulBlockedBTo then runs.
-bool BlockedBRuns(bool trans_a, int64_t m, int64_t n, int64_t k, int64_t lda,
+void PackBlockedB(const KernelTarget& target, bool trans_b, int64_t k, int64_t n, const float* b,
+                  int64_t ldb, int64_t block0, int64_t block1, float* blocked);
+// Whether oneDNN runs a product of this tile shape on its brgemm kernels with B blocked as above
+// (BFLOAT16: on AMX; FLOAT: on AVX-512), writing C as `out` describes (its c and bias pointers are
+// not used). Creates and caches the primitive that MatmulBlockedBTo then runs.
+bool BlockedBRuns(GemmElement ab_type, bool trans_a, int64_t m, int64_t n, int64_t k, int64_t lda,
                   const GemmOutput& out);
-// out.c = op(A) * B (+ bias row) as MatmulRowMajorTo, with A BFLOAT16 and B in the blocked form,
-// `blocked_b` pointing at the tile's first column block.
-Status MatmulBlockedBTo(bool trans_a, int64_t m, int64_t n, int64_t k, const void* a, int64_t lda,
-                        const uint16_t* blocked_b, const GemmOutput& out);
+// out.c = op(A) * B (+ bias row) as MatmulRowMajorTo, with A of ab_type and B in the blocked
+// form, `blocked_b` pointing at the tile's first column block.
+Status MatmulBlockedBTo(GemmElement ab_type, bool trans_a, int64_t m, int64_t n, int64_t k,
+                        const void* a, int64_t lda, const void* blocked_b, const GemmOutput& out);
 
 // "oneDNN x.y.z sgemm" for logs and benchmarks.
 const char* GemmProviderName();

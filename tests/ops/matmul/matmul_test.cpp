@@ -298,42 +298,51 @@ TEST_F(MatmulTest, HeadViewsAndWideOutputsMatchGolden) {
 }
 
 TEST_F(MatmulTest, WeightsSharedByRowTilesMatchGolden) {
-  // BFLOAT16 products whose B several row tiles share, which gemm_plan.cpp lays out once in the
-  // blocked form of cpu::PackBlockedB on AMX (elsewhere they take the usual path, checked the
-  // same way): a transposed weight with an even row stride (pairs moved in registers) under
-  // Addmm's bias, column tiles of 192 and a last one of 140, out padded; a weight broadcast over a
-  // batch with an odd reduction (zero padding in the last row pair) read plainly and transposed
-  // with an odd row stride (pairs moved one by one).
-  const bool blocked = cpu::HasAmxBf16() && cpu::PlanningTarget().native_bf16;
+  // Products whose B several row tiles share, which gemm_plan.cpp lays out once in the blocked form
+  // of cpu::PackBlockedB (BFLOAT16 on AMX, FLOAT on AVX-512; elsewhere they take the usual path,
+  // checked the same way): a transposed weight with an even row stride (BFLOAT16 pairs moved in
+  // registers) under Addmm's bias, column tiles of 192 and a last one of 140, out padded; a weight
+  // broadcast over a batch with an odd reduction (zero padding in the last depth step) read
+  // plainly and transposed with an odd row stride (BFLOAT16 pairs moved one by one).
   std::mt19937 rng(41);
-  {
-    const int64_t m = 300, k = 96, n = 1100;
-    DeviceTensor bias({n}, ACL_BF16), x({m, k}, ACL_BF16), w({k, n}, ACL_BF16, Transposed(2));
-    DeviceTensor out({m, n}, ACL_BF16, TensorLayout::Padded(3).WithNanCanary());
-    bias.FillUniform(&rng, -1.0f, 1.0f);
-    x.FillUniform(&rng, -1.0f, 1.0f);
-    w.FillUniform(&rng, -1.0f, 1.0f);
-    const uint64_t workspace =
-        ExpectBiasPlusProduct(bias, x, w, out, m, k, n, "addmm, transposed weight", stream_);
-    if (blocked) {
-      EXPECT_GE(workspace, sizeof(uint16_t) * cpu::BlockedBElements(k, n)) << "B not blocked";
+  for (const aclDataType dtype : {ACL_BF16, ACL_FLOAT}) {
+    const bool bf16 = dtype == ACL_BF16;
+    const bool blocked =
+        bf16 ? cpu::HasAmxBf16() && cpu::PlanningTarget().native_bf16 : cpu::HasBrgemmFloat();
+    const cpu::GemmElement type = bf16 ? cpu::GemmElement::kBf16 : cpu::GemmElement::kFloat;
+    const uint64_t element = bf16 ? sizeof(uint16_t) : sizeof(float);
+    const std::string name = DTypeName(dtype);
+    {
+      const int64_t m = 300, k = 96, n = 1100;
+      DeviceTensor bias({n}, dtype), x({m, k}, dtype), w({k, n}, dtype, Transposed(2));
+      DeviceTensor out({m, n}, dtype, TensorLayout::Padded(3).WithNanCanary());
+      bias.FillUniform(&rng, -1.0f, 1.0f);
+      x.FillUniform(&rng, -1.0f, 1.0f);
+      w.FillUniform(&rng, -1.0f, 1.0f);
+      const uint64_t workspace = ExpectBiasPlusProduct(bias, x, w, out, m, k, n,
+                                                       name + " addmm, transposed weight", stream_);
+      if (blocked) {
+        EXPECT_GE(workspace, element * cpu::BlockedBElements(type, k, n))
+            << name << ": B not blocked";
+      }
     }
-  }
-  for (const bool transposed : {false, true}) {
-    const int64_t k = 71, n = 130;
-    DeviceTensor x({2, 600, k}, ACL_BF16),
-        w({k, n}, ACL_BF16, transposed ? Transposed(2) : TensorLayout());
-    DeviceTensor out({2, 600, n}, ACL_BF16, TensorLayout().WithNanCanary());
-    x.FillUniform(&rng, -1.0f, 1.0f);
-    w.FillUniform(&rng, -1.0f, 1.0f);
-    CallResult r = CallMatmul(x, w, out, 0, stream_);
-    ASSERT_EQ(r.phase1, 0) << r.message;
-    ASSERT_EQ(r.phase2, 0) << r.message;
-    if (blocked) {
-      EXPECT_GE(r.workspace, sizeof(uint16_t) * cpu::BlockedBElements(k, n)) << "B not blocked";
+    for (const bool transposed : {false, true}) {
+      const int64_t k = 71, n = 130;
+      DeviceTensor x({2, 600, k}, dtype),
+          w({k, n}, dtype, transposed ? Transposed(2) : TensorLayout());
+      DeviceTensor out({2, 600, n}, dtype, TensorLayout().WithNanCanary());
+      x.FillUniform(&rng, -1.0f, 1.0f);
+      w.FillUniform(&rng, -1.0f, 1.0f);
+      CallResult r = CallMatmul(x, w, out, 0, stream_);
+      ASSERT_EQ(r.phase1, 0) << r.message;
+      ASSERT_EQ(r.phase2, 0) << r.message;
+      if (blocked) {
+        EXPECT_GE(r.workspace, element * cpu::BlockedBElements(type, k, n))
+            << name << ": B not blocked";
+      }
+      ExpectMatches(out, MatmulGolden(Values(x), {2, 600, k}, Values(w), {k, n}),
+                    name + (transposed ? " broadcast weight, transposed" : " broadcast weight"));
     }
-    ExpectMatches(out, MatmulGolden(Values(x), {2, 600, k}, Values(w), {k, n}),
-                  transposed ? "broadcast weight, transposed" : "broadcast weight");
   }
 }
 

@@ -226,7 +226,7 @@ class FastPlan : public Plan {
     w_.direct = true;
     yp_ = {rows_y, p.c_out, BlockSize(p.c_out, kGwTileCols)};
     xp_ = {rows_x, p.c_in, BlockSize(p.c_in, kGwTileRows)};
-    w_chunk_elements_ = cpu::BlockedBElements(yp_.width, p.c_in);
+    w_chunk_elements_ = cpu::BlockedBElements(cpu::GemmElement::kBf16, yp_.width, p.c_in);
     // gradInput tiles start on the blocked weight's 64-column blocks.
     gx_panel_cols_ =
         p.c_in <= cpu::kFullWidthCols
@@ -235,13 +235,14 @@ class FastPlan : public Plan {
     cpu::GemmOutput tile;
     tile.ldc = gx_panel_cols_;
     tile.accumulate = true;
-    return cpu::BlockedBRuns(false, std::min(kGxTileRows, rows_x), gx_panel_cols_, yp_.width,
-                             yp_.width, tile);
+    return cpu::BlockedBRuns(cpu::GemmElement::kBf16, false, std::min(kGxTileRows, rows_x),
+                             gx_panel_cols_, yp_.width, yp_.width, tile);
   }
   // Panel mode: tasks laying out W[k]^T's rows of each Cout panel in oneDNN's blocked form.
   void AddWeightBlockChunks() {
     const int64_t blocks = CeilDiv(p_.c_in, cpu::kBlockedBCols);
-    const int64_t block_elements = cpu::BlockedBDepth(yp_.width) * cpu::kBlockedBCols;
+    const int64_t block_elements =
+        cpu::BlockedBDepth(cpu::GemmElement::kBf16, yp_.width) * cpu::kBlockedBCols;
     const int64_t step = std::max<int64_t>(1, kChunkElements / block_elements);
     for (int64_t i = 0; i < p_.taps * yp_.Count(); ++i) {
       for (int64_t b0 = 0; b0 < blocks; b0 += step) {
@@ -491,11 +492,13 @@ class FastPlan : public Plan {
     for (int64_t j = 0; j < yp_.Count(); ++j) {
       const int64_t depth = yp_.Width(j);
       to.accumulate = accumulate || j > 0;
-      const uint16_t* blocked =
-          w + (k * yp_.Count() + j) * w_chunk_elements_ +
-          c0 / cpu::kBlockedBCols * cpu::BlockedBDepth(depth) * cpu::kBlockedBCols;
-      OPENACLNN_RETURN_IF_ERROR(cpu::MatmulBlockedBTo(false, rows, cols, depth,
-                                                      y + yp_.At(y_row, j), depth, blocked, to));
+      const uint16_t* blocked = w + (k * yp_.Count() + j) * w_chunk_elements_ +
+                                c0 / cpu::kBlockedBCols *
+                                    cpu::BlockedBDepth(cpu::GemmElement::kBf16, depth) *
+                                    cpu::kBlockedBCols;
+      OPENACLNN_RETURN_IF_ERROR(cpu::MatmulBlockedBTo(cpu::GemmElement::kBf16, false, rows, cols,
+                                                      depth, y + yp_.At(y_row, j), depth, blocked,
+                                                      to));
     }
     return Status::Ok();
   }

@@ -273,7 +273,8 @@ class GemmPlan : public Plan {
         }
       }
     }
-    if (bf16_ && primitive_out_ && operand_[1].direct && cpu::HasAmxBf16()) {
+    if (primitive_out_ && operand_[1].direct &&
+        (bf16_ ? cpu::HasAmxBf16() : cpu::HasBrgemmFloat())) {
       BlockB(steps, ws);
     }
     c_direct_ = !primitive_out_ && p.c.desc.dtype == ACL_FLOAT && !p.round_result_to_half &&
@@ -317,10 +318,16 @@ class GemmPlan : public Plan {
     cpu::ParallelFor(static_cast<int64_t>(chunks_.size()), [&](int64_t i) {
       const Chunk& ch = chunks_[i];
       const GemmOperand& g = operand_[ch.which];
-      if (g.blocked) {
+      if (g.blocked && bf16_) {
         cpu::PackBlockedB(target_, g.source_trans, p_.k, p_.n,
                           static_cast<const uint16_t*>(s.b_src), g.source_ld, ch.r0, ch.r1,
                           static_cast<uint16_t*>(const_cast<void*>(s.x[ch.which])));
+        return;
+      }
+      if (g.blocked) {
+        cpu::PackBlockedB(target_, g.source_trans, p_.k, p_.n, static_cast<const float*>(s.b_src),
+                          g.source_ld, ch.r0, ch.r1,
+                          static_cast<float*>(const_cast<void*>(s.x[ch.which])));
         return;
       }
       Pack(ch.which, ch.r0, ch.r1, s,
@@ -348,15 +355,16 @@ class GemmPlan : public Plan {
   const char* target_name() const override { return target_.name; }
 
  private:
-  // On AMX, a B read in place by several row tiles (a weight shared by every row tile of x @ W,
-  // or by every batch of a broadcast product) is laid out once per call in the tile unit's
-  // blocked form, by packing tasks before the tiles, rather than by oneDNN inside every tile
-  // (cpu::PackBlockedB). Only where oneDNN runs the plan's full tile that way on AMX.
+  // A B read in place by several row tiles (a weight shared by every row tile of x @ W, or by
+  // every batch of a broadcast product) is laid out once per call in the blocked form of oneDNN's
+  // brgemm kernels, by packing tasks before the tiles, rather than by oneDNN inside every tile
+  // (cpu::PackBlockedB). Only where oneDNN runs the plan's every tile shape that way (BFLOAT16:
+  // on AMX; FLOAT: on AVX-512).
   void BlockB(const cpu::TileSteps& steps, WorkspaceBooking* ws) {
     const Problem& p = p_;
     GemmOperand& g = operand_[1];
     if (p.b.BatchCount(p.batch_rank) != 1 || p.batch * CeilDiv(p.m, steps.rows) < 2) return;
-    if (steps.rows < kMinBlockedBRows) return;
+    if (bf16_ && steps.rows < kMinBlockedBRows) return;
     if (steps.cols < p.n && steps.cols % cpu::kBlockedBCols != 0) return;
     // Every tile shape (full tiles, the last row and the last column of tiles) must run so.
     const GemmOperand& ga = operand_[0];
@@ -373,16 +381,16 @@ class GemmPlan : public Plan {
           probe.bias = &probe;  // only its presence counts
           probe.bias_type = GemmElementOf(p.bias.desc.dtype);
         }
-        if (!cpu::BlockedBRuns(ga.trans, rows, cols, p.k, ga.ld, probe)) return;
+        if (!cpu::BlockedBRuns(ab_type(), ga.trans, rows, cols, p.k, ga.ld, probe)) return;
       }
     }
     g.direct = false;
     g.blocked = true;
     g.source_trans = g.trans;
     g.source_ld = g.ld;
-    g.panel = ws->Book(sizeof(uint16_t) * static_cast<size_t>(cpu::BlockedBElements(p.k, p.n)));
+    g.panel = ws->Book(esize() * static_cast<size_t>(cpu::BlockedBElements(ab_type(), p.k, p.n)));
     const int64_t blocks = CeilDiv(p.n, cpu::kBlockedBCols);
-    const int64_t block_elements = cpu::BlockedBDepth(p.k) * cpu::kBlockedBCols;
+    const int64_t block_elements = cpu::BlockedBDepth(ab_type(), p.k) * cpu::kBlockedBCols;
     const int64_t step = std::max<int64_t>(1, kChunkElements / block_elements);
     for (int64_t b0 = 0; b0 < blocks; b0 += step) {
       chunks_.push_back({1, b0, std::min(blocks, b0 + step)});
@@ -463,6 +471,9 @@ class GemmPlan : public Plan {
   }
 
   size_t esize() const { return bf16_ ? sizeof(uint16_t) : sizeof(float); }
+  cpu::GemmElement ab_type() const {
+    return bf16_ ? cpu::GemmElement::kBf16 : cpu::GemmElement::kFloat;
+  }
 
   float* OutMatrix(const RunState& s, int64_t l) const {
     if (c_direct_) return s.c + p_.c.BatchOffset(p_.batch_rank, p_.batch_dims.data(), l);
@@ -594,9 +605,8 @@ class GemmPlan : public Plan {
     const int64_t es = static_cast<int64_t>(esize());
     const unsigned char* a = x[0] + t.r0 * ga.RowStep() * es;
     // A blocked B: the tile's columns start at a column block (BlockB).
-    const unsigned char* b =
-        gb.blocked ? x[1] + t.c0 * cpu::BlockedBDepth(p_.k) * es : x[1] + t.c0 * gb.ColStep() * es;
-    const cpu::GemmElement ab_type = bf16_ ? cpu::GemmElement::kBf16 : cpu::GemmElement::kFloat;
+    const unsigned char* b = gb.blocked ? x[1] + t.c0 * cpu::BlockedBDepth(ab_type(), p_.k) * es
+                                        : x[1] + t.c0 * gb.ColStep() * es;
     const int64_t c_size = static_cast<int64_t>(DTypeSize(p_.c.desc.dtype));
     cpu::GemmOutput out;
     out.c = static_cast<unsigned char*>(s.c_dst) +
@@ -616,10 +626,10 @@ class GemmPlan : public Plan {
     const bool dense_operands = (ga.trans ? ga.ld == rows : ga.ld == p_.k) &&
                                 (gb.blocked || (gb.trans ? gb.ld == p_.k : gb.ld == cols));
     auto product = [&](const cpu::GemmOutput& to) {
-      return gb.blocked ? cpu::MatmulBlockedBTo(ga.trans, rows, cols, p_.k, a, ga.ld,
-                                                reinterpret_cast<const uint16_t*>(b), to)
-                        : cpu::MatmulRowMajorTo(ab_type, ga.trans, gb.trans, rows, cols, p_.k, a,
-                                                ga.ld, b, gb.ld, to);
+      return gb.blocked
+                 ? cpu::MatmulBlockedBTo(ab_type(), ga.trans, rows, cols, p_.k, a, ga.ld, b, to)
+                 : cpu::MatmulRowMajorTo(ab_type(), ga.trans, gb.trans, rows, cols, p_.k, a, ga.ld,
+                                         b, gb.ld, to);
     };
     if (ldc_ == cols || !dense_operands) return product(out);
     // A tile narrower than out (a head view, a column tile) is written densely into this
