@@ -202,16 +202,26 @@ class GemmPlan : public Plan {
         DirectLayout(p.m, p.n, p.c.row_stride, p.c.col_stride, &c_trans, &ldc) && !c_trans;
     // FLOAT products whose A and B the primitive reads as dense tiles in place also go through
     // it: A row-major, B transposed (weight.t(), any width) or row-major with at most
-    // cpu::kFullWidthCols columns (full-width tiles, FullWidthTileSteps).
+    // cpu::kFullWidthCols columns (full-width tiles, FullWidthTileSteps). A transposed A (x^T of
+    // a weight gradient) is copied row-major first where the full-width tiles are tall enough
+    // (kMinBlockedBRows) for the copy to pay: bench_matmul FLOAT, Intel Xeon with AMX, 2 threads,
+    // three runs each in alternation (2026-12-07): dW2 = h^T dy (1024 x 256 x 1024, 128-row tiles)
+    // 1.80-1.81 -> 1.51-1.64 ms, but dW = x^T dy (256 x 256 x 1024, 64-row tiles) 0.38 -> 0.42-0.48
+    // and dW1 = x^T dh (256 x 1024 x 1024) 1.60-1.63 -> 1.73-1.86, which keep sgemm.
     bool a_trans = false, b_trans = false;
     int64_t lda = 0, ldb = 0;
-    const bool f32_primitive =
+    bool f32_primitive =
         !bf16_ && plain && primitive_out && p.alpha == 1.0f && p.k > 0 && cpu::HasBrgemmFloat() &&
         p.c.desc.dtype == ACL_FLOAT && p.a.desc.dtype == ACL_FLOAT && p.b.desc.dtype == ACL_FLOAT &&
         DirectLayout(p.a.rows, p.a.cols, p.a.row_stride, p.a.col_stride, &a_trans, &lda) &&
-        !a_trans && lda == p.k &&
+        (a_trans ? lda == p.m && p.a.BatchCount(p.batch_rank) * p.m * p.k <= kMaxTransposedCopy
+                 : lda == p.k) &&
         DirectLayout(p.b.rows, p.b.cols, p.b.row_stride, p.b.col_stride, &b_trans, &ldb) &&
         (b_trans ? ldb == p.k : p.n <= cpu::kFullWidthCols && ldb == p.n);
+    if (f32_primitive && a_trans) {
+      const cpu::TileSteps full_width = FullWidthTileSteps(p, false);
+      f32_primitive = full_width.rows >= kMinBlockedBRows && full_width.rows < p.m;
+    }
     const cpu::TileSteps steps =
         bf16_ || f32_primitive ? FullWidthTileSteps(p, bf16_)
                                : cpu::GemmTileSteps(p.batch, p.m, p.n, p.k, kTileRows, kTileCols);
@@ -237,10 +247,10 @@ class GemmPlan : public Plan {
                  DirectLayout(x.rows, x.cols, x.row_stride, x.col_stride, &g.trans, &g.ld);
       const bool fits = x.BatchCount(p.batch_rank) * x.rows * x.cols <= kMaxTransposedCopy;
       g.transposed_copy = g.direct && g.trans && x.rows > 1 && x.cols > 1 && fits &&
-                          (bf16_ ? w == 0 && steps.rows < p.m
-                                 : w == 1 && !small_ && !primitive_out_ && p.m > 1 &&
-                                       (x.rows >= kMinTransposedCopyDepth ||
-                                        x.rows * x.cols <= kSmallTransposedCopy));
+                          (bf16_ || primitive_out_ ? w == 0 && steps.rows < p.m
+                                                   : w == 1 && !small_ && p.m > 1 &&
+                                                         (x.rows >= kMinTransposedCopyDepth ||
+                                                          x.rows * x.cols <= kSmallTransposedCopy));
       // The bfloat16 GEMM also packs an operand whose tiles oneDNN would not see as dense (see
       // kFullWidthCols): attention's head views, rows of a wider tensor. With their out written
       // through the dense scratch tile, the training example's per-head products (64 x 64 x 64,
