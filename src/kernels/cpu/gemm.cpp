@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "dnnl.hpp"
+#include "kernels/cpu/aligned_vector.h"
 #include "kernels/cpu/pointwise_kernels.h"
 #include "kernels/cpu/tile_gemm.h"
 #include "kernels/cpu/tiling.h"
@@ -208,7 +209,7 @@ struct ThreadMemories {
   const Matmul* owner = nullptr;
   std::shared_ptr<const Matmul> keep;  // keeps `owner` alive while its descs are in use
   dnnl::memory a, b, c, bias, scratchpad;
-  std::vector<unsigned char> scratchpad_bytes;
+  AlignedVector<unsigned char> scratchpad_bytes;
   std::unique_ptr<dnnl::stream> stream;
 };
 

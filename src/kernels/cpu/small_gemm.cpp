@@ -8,6 +8,7 @@
 #define HWY_TARGET_INCLUDE "kernels/cpu/small_gemm.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 #include "hwy/highway.h"
+#include "kernels/cpu/aligned_vector.h"
 #include "kernels/cpu/pointwise_kernels.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -158,7 +159,7 @@ void SmallGemm(const KernelTarget& target, int64_t m, int64_t n, int64_t k, floa
   int64_t ldb = b.row_step;
   if (b.col_step != 1 && n > 1) {
     // Rows of B not contiguous (a k^T or weight.t() view): copied row-major once per call.
-    static thread_local std::vector<float> scratch;
+    static thread_local AlignedVector<float> scratch;
     scratch.resize(static_cast<size_t>(k * n));
     if (b.row_step == 1) {
       TransposeTile(target, b.data, b.col_step, scratch.data(), n, k, n, sizeof(float), false,

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "kernels/cpu/aligned_vector.h"
 #include "kernels/cpu/gemm.h"
 #include "kernels/cpu/tiling.h"
 
@@ -72,8 +73,8 @@ constexpr TileConfig kTileConfig = MakeTileConfig();
 
 // This thread's buffers, sized once for the largest product.
 struct TileBuffers {
-  std::vector<uint16_t> a, b;
-  std::vector<float> c;
+  AlignedVector<uint16_t> a, b;
+  AlignedVector<float> c;
   TileBuffers()
       : a(static_cast<size_t>(kTileGemmMaxRows * kTileGemmMaxDepth)),
         b(static_cast<size_t>(kTileGemmMaxDepth * kTileGemmMaxCols)),

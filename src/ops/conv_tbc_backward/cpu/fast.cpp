@@ -8,6 +8,7 @@
 #include "api/dtype.h"
 #include "backend/cpu/isa.h"
 #include "backend/cpu/thread_pool.h"
+#include "kernels/cpu/aligned_vector.h"
 #include "kernels/cpu/gemm.h"
 #include "kernels/cpu/gemm_rows.h"
 #include "kernels/cpu/tbc_matrix.h"
@@ -417,7 +418,7 @@ class FastPlan : public Plan {
   // A fp32 matrix of the calling thread for a product whose C must be dense (panel mode) where the
   // output's rows are further apart; every element is written before it is read.
   static float* ScratchTile(int64_t rows, int64_t cols) {
-    static thread_local std::vector<float> scratch;
+    static thread_local cpu::AlignedVector<float> scratch;
     scratch.resize(static_cast<size_t>(rows * cols));
     return scratch.data();
   }

@@ -8,6 +8,7 @@
 #include "api/dtype.h"
 #include "backend/cpu/isa.h"
 #include "backend/cpu/thread_pool.h"
+#include "kernels/cpu/aligned_vector.h"
 #include "kernels/cpu/gemm.h"
 #include "kernels/cpu/gemm_rows.h"
 #include "kernels/cpu/gemv.h"
@@ -506,7 +507,7 @@ class GemmPlan : public Plan {
     const int64_t rows = t.r1 - t.r0, cols = t.c1 - t.c0;
     // Where the GEMM writes the tile: out itself, the panel of an aliasing out, or this thread's
     // scratch tile (reused by the thread's next tile; every element is written before it is read).
-    static thread_local std::vector<float> scratch;
+    static thread_local cpu::AlignedVector<float> scratch;
     float* out = nullptr;
     int64_t ldc = ldc_;
     if (c_direct_ || p_.defer_stores) {
@@ -605,7 +606,7 @@ class GemmPlan : public Plan {
         x[w] = static_cast<const unsigned char*>(OperandMatrix(w, s, t.layer));
         continue;
       }
-      static thread_local std::vector<unsigned char> packed[2];
+      static thread_local cpu::AlignedVector<unsigned char> packed[2];
       packed[w].resize(esize() * static_cast<size_t>(g.panel_rows * g.panel_cols));
       const MatrixOperand& op = w == 0 ? p_.a : p_.b;
       const int64_t r0 = op.OwnBatch(p_.batch_rank, p_.batch_dims.data(), t.layer) * g.panel_rows;
@@ -645,7 +646,7 @@ class GemmPlan : public Plan {
     // A tile narrower than out (a head view, a column tile) is written densely into this
     // thread's scratch tile, in out's dtype, and copied into out row by row: oneDNN then runs
     // the product on its brgemm kernels (kFullWidthCols).
-    static thread_local std::vector<unsigned char> scratch;
+    static thread_local cpu::AlignedVector<unsigned char> scratch;
     const size_t row_bytes = static_cast<size_t>(cols * c_size);
     scratch.resize(row_bytes * static_cast<size_t>(rows));
     unsigned char* const dst = static_cast<unsigned char*>(out.c);
