@@ -29,12 +29,13 @@
 //
 // Two GEMMs run the tiles: dnnl_sgemm (FLOAT) and oneDNN's matmul primitive, which adds Addmm's
 // bias row and writes a FLOAT or BFLOAT16 out itself. The primitive takes every BFLOAT16 product
-// on CPUs that multiply bfloat16 natively, and FLOAT products whose A is row-major dense and whose
-// B is dense as well (a transposed weight.t(), or row-major up to kFullWidthCols columns) on
-// AVX-512; for both, tiles are made dense (gemm.h): full-width row tiles, BFLOAT16 operands packed
-// where they are not (attention's head views), and tiles narrower than out written through a
-// dense scratch tile. On AMX, a BFLOAT16 B that several row tiles share is laid out once per call
-// in the blocked form oneDNN's AMX kernels read (BlockB), instead of by oneDNN in every tile.
+// on CPUs that multiply bfloat16 natively, and FLOAT products whose A is row-major dense (or a
+// transposed x^T copied row-major, where that pays) and whose B is dense as well (a transposed
+// weight.t(), or row-major up to kFullWidthCols columns) on AVX-512; for both, tiles are made dense
+// (gemm.h): full-width row tiles, BFLOAT16 operands packed where they are not (attention's head
+// views), and tiles narrower than out written through a dense scratch tile. A B that several row
+// tiles share is laid out once per call in the blocked form oneDNN's brgemm kernels read (BlockB:
+// BFLOAT16 on AMX, FLOAT on AVX-512), instead of by oneDNN in every tile.
 
 namespace openaclnn::matmul {
 namespace {
@@ -75,9 +76,13 @@ constexpr int64_t kBf16TileCols = 512;
 // 66.8 ms, MLP up 92.7 -> 88.2 ms, LM head 256 x 32000 x 1024 92.9 -> 83.2 ms.
 constexpr int64_t kMinFullWidthRows = 64;
 constexpr int64_t kMinFullWidthTasks = 8;
-// Row tiles shorter than this keep B as it is on AMX (BlockB): the weight gradients' 64-row tiles
-// (256 x 256 x 1024, x^T dy) ran 0.119-0.124 ms with B blocked against 0.110-0.115 without.
+// BFLOAT16 row tiles shorter than this keep B as it is on AMX (BlockB): the weight gradients'
+// 64-row tiles (256 x 256 x 1024, x^T dy) ran 0.119-0.124 ms with B blocked against 0.110-0.115
+// without. FLOAT tiles block B at any height (64-row tiles gained the most: gemm.h).
 constexpr int64_t kMinBlockedBRows = 128;
+// FLOAT products with a transposed A take the primitive (A copied row-major) only where their
+// full-width row tiles have at least this many rows (measured: see the constructor).
+constexpr int64_t kMinTransposedARows = 128;
 // A BFLOAT16 product whose full-width row tiles would come out shorter than kMinBlockedBRows
 // (few rows for the tasks wanted) and that is two column tiles wide (the weight gradient
 // dW1 = x^T dh, 256 x 1024 x 1024) is cut into kBf16TileCols-column tiles of up to this many rows
@@ -128,7 +133,7 @@ struct GemmOperand {
   int64_t panel_rows = 0, panel_cols = 0;  // stored matrix when packed
   int64_t own_batches = 0;                 // matrices in the panel
   bool in_tile = false;  // packed by each tile into a thread-local buffer rather than a panel
-  // B only: laid out once in the panel in the blocked form of cpu::PackBlockedB (AMX), read in
+  // B only: laid out once in the panel in the blocked form of cpu::PackBlockedB, read in
   // place from the source, transposed or not, with row stride source_ld.
   bool blocked = false;
   bool source_trans = false;
@@ -205,10 +210,11 @@ class GemmPlan : public Plan {
     // it: A row-major, B transposed (weight.t(), any width) or row-major with at most
     // cpu::kFullWidthCols columns (full-width tiles, FullWidthTileSteps). A transposed A (x^T of
     // a weight gradient) is copied row-major first where the full-width tiles are tall enough
-    // (kMinBlockedBRows) for the copy to pay: bench_matmul FLOAT, Intel Xeon with AMX, 2 threads,
-    // three runs each in alternation (2026-12-07): dW2 = h^T dy (1024 x 256 x 1024, 128-row tiles)
-    // 1.80-1.81 -> 1.51-1.64 ms, but dW = x^T dy (256 x 256 x 1024, 64-row tiles) 0.38 -> 0.42-0.48
-    // and dW1 = x^T dh (256 x 1024 x 1024) 1.60-1.63 -> 1.73-1.86, which keep sgemm.
+    // (kMinTransposedARows) for the copy to pay: bench_matmul FLOAT, Intel Xeon with AMX, 2
+    // threads, three runs each in alternation (2026-12-07): dW2 = h^T dy (1024 x 256 x 1024,
+    // 128-row tiles) 1.80-1.81 -> 1.51-1.64 ms, but dW = x^T dy (256 x 256 x 1024, 64-row tiles)
+    // 0.38 -> 0.42-0.48 and dW1 = x^T dh (256 x 1024 x 1024) 1.60-1.63 -> 1.73-1.86, which keep
+    // sgemm.
     bool a_trans = false, b_trans = false;
     int64_t lda = 0, ldb = 0;
     bool f32_primitive =
@@ -221,7 +227,7 @@ class GemmPlan : public Plan {
         (b_trans ? ldb == p.k : p.n <= cpu::kFullWidthCols && ldb == p.n);
     if (f32_primitive && a_trans) {
       const cpu::TileSteps full_width = FullWidthTileSteps(p, false);
-      f32_primitive = full_width.rows >= kMinBlockedBRows && full_width.rows < p.m;
+      f32_primitive = full_width.rows >= kMinTransposedARows && full_width.rows < p.m;
     }
     const cpu::TileSteps steps =
         bf16_ || f32_primitive ? FullWidthTileSteps(p, bf16_)
