@@ -36,6 +36,13 @@ namespace openaclnn::cpu {
 
 namespace {
 
+float Bf16BitsToFloat(uint16_t bits) {
+  const uint32_t widened = uint32_t{bits} << 16;
+  float f;
+  std::memcpy(&f, &widened, sizeof(f));
+  return f;
+}
+
 // The tile unit's operand shapes: every tile register holds 16 rows of 64 bytes (A: 16 rows x 32
 // bfloat16; B: 16 pairs of k x 16 columns, the pairs interleaved; C: 16 x 16 fp32). A product
 // is computed in blocks of 32 x 32 outputs (four C tiles, two A tiles, two B tiles), so the
@@ -294,29 +301,155 @@ float* RunProduct(int64_t m, int64_t n, int64_t k, const StridedBf16& a, const S
   return to;
 }
 
-// Rows of fp32 values rounded once to bfloat16 (nearest even; a NaN keeps its sign and upper
-// payload, made quiet: the bits of the library's scalar conversion).
+// fp32 values rounded once to bfloat16 bits in the low halves of the lanes (nearest even; a NaN
+// keeps its sign and upper payload, made quiet: the bits of the library's scalar conversion).
+OPENACLNN_AVX512 inline __m512i Bf16BitsOf(__m512 f) {
+  const __m512i u = _mm512_castps_si512(f);
+  const __m512i high = _mm512_srli_epi32(u, 16);
+  const __m512i rounded = _mm512_srli_epi32(
+      _mm512_add_epi32(u, _mm512_add_epi32(_mm512_set1_epi32(0x7fff),
+                                           _mm512_and_si512(high, _mm512_set1_epi32(1)))),
+      16);
+  const __mmask16 nan = _mm512_cmp_ps_mask(f, f, _CMP_UNORD_Q);
+  return _mm512_mask_or_epi32(rounded, nan, high, _mm512_set1_epi32(0x40));
+}
+
+// Rows of fp32 values rounded once to bfloat16 (Bf16BitsOf).
 OPENACLNN_AVX512 void RoundRowsToBf16(const float* from, int64_t ld, int64_t m, int64_t n,
                                       uint16_t* c, int64_t ldc) {
-  const __m512i bias = _mm512_set1_epi32(0x7fff);
-  const __m512i one = _mm512_set1_epi32(1);
-  const __m512i quiet = _mm512_set1_epi32(0x40);
   for (int64_t i = 0; i < m; ++i) {
     for (int64_t j = 0; j < n; j += 16) {
       const int64_t left = std::min<int64_t>(n - j, 16);
       const __mmask16 mask =
           left == 16 ? __mmask16{0xFFFF} : static_cast<__mmask16>((1u << left) - 1);
       const __m512 f = _mm512_maskz_loadu_ps(mask, from + i * ld + j);
-      const __m512i u = _mm512_castps_si512(f);
-      const __m512i high = _mm512_srli_epi32(u, 16);
-      const __m512i rounded = _mm512_srli_epi32(
-          _mm512_add_epi32(u, _mm512_add_epi32(bias, _mm512_and_si512(high, one))), 16);
-      const __mmask16 nan = _mm512_cmp_ps_mask(f, f, _CMP_UNORD_Q);
-      const __m512i bits = _mm512_mask_or_epi32(rounded, nan, high, quiet);
-      _mm512_mask_cvtepi32_storeu_epi16(c + i * ldc + j, mask, bits);
+      _mm512_mask_cvtepi32_storeu_epi16(c + i * ldc + j, mask, Bf16BitsOf(f));
     }
   }
 }
+
+// A's rows [i0, i0 + 32) and columns [p0, p0 + depth) (depth a multiple of 32) as tile registers:
+// tile (h, s), rows i0 + 16 h .. and columns p0 + 32 s .., at tiles + (h * steps + s) * 512, row
+// by row (64 bytes each); zero outside m x k.
+OPENACLNN_AVX512 void PackATiles(const uint16_t* a, int64_t lda, int64_t m, int64_t k, int64_t i0,
+                                 int64_t p0, int64_t depth, uint16_t* tiles) {
+  const int64_t steps = depth / kDepthStep;
+  for (int64_t r = 0; r < kBlock; ++r) {
+    const int64_t row = i0 + r;
+    uint16_t* to = tiles + ((r / 16) * steps * 16 + r % 16) * kDepthStep;
+    for (int64_t s = 0; s < steps; ++s, to += 16 * kDepthStep) {
+      const int64_t p = p0 + s * kDepthStep;
+      const int64_t valid = row < m ? std::clamp<int64_t>(k - p, 0, kDepthStep) : 0;
+      const __mmask32 mask =
+          valid == kDepthStep ? ~__mmask32{0} : static_cast<__mmask32>((uint32_t{1} << valid) - 1);
+      _mm512_store_si512(to, valid > 0 ? _mm512_maskz_loadu_epi16(mask, a + row * lda + p)
+                                       : _mm512_setzero_si512());
+    }
+  }
+}
+
+// Where BlockedGemmBf16 writes its sums: `out`, its bias row widened to fp32 once per call (null
+// without a bias), and the product's extent.
+struct BlockedStore {
+  const GemmOutput* out;
+  const float* bias;
+  int64_t rows, cols;  // the product's m and n
+};
+
+// Writes the 32 x 32 block of sums `block` (row stride 32) at out's (i, j), the rows and columns
+// within the product: plus the bias, then stored, added to c (accumulate) or rounded once to
+// bfloat16 (RoundRowsToBf16's bits).
+OPENACLNN_AVX512 void StoreBlock(const float* block, const BlockedStore& st, int64_t i, int64_t j) {
+  const GemmOutput& out = *st.out;
+  const int64_t rows = std::min(kBlock, st.rows - i);
+  for (int64_t h = 0; h < kBlock; h += 16) {
+    const int64_t left = std::clamp<int64_t>(st.cols - j - h, 0, 16);
+    if (left == 0) break;
+    const __mmask16 mask =
+        left == 16 ? __mmask16{0xFFFF} : static_cast<__mmask16>((1u << left) - 1);
+    const __m512 bias =
+        st.bias != nullptr ? _mm512_maskz_loadu_ps(mask, st.bias + j + h) : _mm512_setzero_ps();
+    for (int64_t r = 0; r < rows; ++r) {
+      __m512 f = _mm512_load_ps(block + r * kBlock + h);
+      if (st.bias != nullptr) f = _mm512_add_ps(f, bias);
+      const int64_t at = (i + r) * out.ldc + j + h;
+      if (out.c_type == GemmElement::kBf16) {
+        _mm512_mask_cvtepi32_storeu_epi16(static_cast<uint16_t*>(out.c) + at, mask, Bf16BitsOf(f));
+        continue;
+      }
+      float* c = static_cast<float*>(out.c) + at;
+      if (out.accumulate) f = _mm512_add_ps(f, _mm512_maskz_loadu_ps(mask, c));
+      _mm512_mask_storeu_ps(c, mask, f);
+    }
+  }
+}
+
+// acc (32 x cols fp32, row stride ld; cols a multiple of 32) = (first ? 0 : acc) + the 32 rows of
+// A in `tiles` (PackATiles, `steps` depth steps from depth p0) @ B's rows [p0, p0 + 32 steps),
+// B blocked as PackBlockedB lays it out with `depth` rows a column block.
+// With `store`, the last chunk: each block's sums go through a 32 x 32 buffer to out (StoreBlock,
+// rows from row i0) instead of back into acc.
+OPENACLNN_AMX void MultiplyBlockedChunk(const uint16_t* tiles, int64_t steps, const uint16_t* b,
+                                        int64_t depth, int64_t p0, float* acc, int64_t ld,
+                                        int64_t cols, bool first, const BlockedStore* store,
+                                        int64_t i0) {
+  alignas(64) float block[kBlock * kBlock];
+  constexpr int64_t kPairRow = kBlockedBCols * 2;            // elements between B's pair rows
+  constexpr int64_t b_stride = kPairRow * sizeof(uint16_t);  // bytes
+  const int64_t c_stride = ld * static_cast<int64_t>(sizeof(float));
+  const uint16_t* a1 = tiles + steps * 16 * kDepthStep;
+  for (int64_t j = 0; j < cols; j += kBlock) {
+    float* c = acc + j;
+    if (first) {
+      _tile_zero(0);
+      _tile_zero(1);
+      _tile_zero(2);
+      _tile_zero(3);
+    } else {
+      _tile_loadd(0, c, c_stride);
+      _tile_loadd(1, c + 16, c_stride);
+      _tile_loadd(2, c + 16 * ld, c_stride);
+      _tile_loadd(3, c + 16 * ld + 16, c_stride);
+    }
+    const uint16_t* b0 = b + (j / kBlockedBCols) * depth * kBlockedBCols + (j % kBlockedBCols) * 2 +
+                         p0 / 2 * kPairRow;
+    for (int64_t s = 0; s < steps; ++s) {
+      const uint16_t* bs = b0 + s * 16 * kPairRow;
+      _tile_loadd(4, tiles + s * 16 * kDepthStep, 64);
+      _tile_loadd(6, bs, b_stride);
+      _tile_dpbf16ps(0, 4, 6);
+      _tile_loadd(7, bs + 32, b_stride);
+      _tile_dpbf16ps(1, 4, 7);
+      _tile_loadd(5, a1 + s * 16 * kDepthStep, 64);
+      _tile_dpbf16ps(2, 5, 6);
+      _tile_dpbf16ps(3, 5, 7);
+    }
+    if (store != nullptr) {
+      constexpr int64_t kRowBytes = kBlock * sizeof(float);
+      _tile_stored(0, block, kRowBytes);
+      _tile_stored(1, block + 16, kRowBytes);
+      _tile_stored(2, block + 16 * kBlock, kRowBytes);
+      _tile_stored(3, block + 16 * kBlock + 16, kRowBytes);
+      StoreBlock(block, *store, i0, j);
+      continue;
+    }
+    _tile_stored(0, c, c_stride);
+    _tile_stored(1, c + 16, c_stride);
+    _tile_stored(2, c + 16 * ld, c_stride);
+    _tile_stored(3, c + 16 * ld + 16, c_stride);
+  }
+}
+
+// Most fp32 sums BlockedGemmBf16 keeps between depth chunks (1 MiB: half of the AMX Xeons' L2,
+// beside a depth chunk of B).
+constexpr int64_t kBlockedGemmSums = int64_t{1} << 18;
+
+// This thread's buffers of BlockedGemmBf16: A's tiles, the fp32 sums of a group of rows, the
+// widened bias row.
+struct BlockedBuffers {
+  AlignedVector<uint16_t> a;
+  AlignedVector<float> acc, bias;
+};
 
 }  // namespace
 
@@ -346,6 +479,47 @@ void TileGemmBf16To(int64_t m, int64_t n, int64_t k, const StridedBf16& a, const
   RoundRowsToBf16(from, ld, m, n, c, ldc);
 }
 
+void BlockedGemmBf16(int64_t m, int64_t n, int64_t k, const uint16_t* a, int64_t lda,
+                     const uint16_t* blocked_b, const GemmOutput& out) {
+  if (m <= 0 || n <= 0 || k <= 0) return;
+  static thread_local BlockedBuffers buffers;
+  const int64_t depth = BlockedBDepth(GemmElement::kBf16, k);
+  const int64_t cols = CeilDiv(n, kBlock) * kBlock;  // within B's column blocks of 64
+  const int64_t chunk = std::min(kBlockedGemmDepth, depth);
+  // Rows whose sums stay in the buffer while B's depth chunks pass (each chunk read from L2 by
+  // every 32 rows of the group); the last chunk writes out directly.
+  const int64_t group = std::min(CeilDiv(m, kBlock) * kBlock,
+                                 std::max(kBlock, kBlockedGemmSums / cols / kBlock * kBlock));
+  buffers.a.resize(static_cast<size_t>(kBlock * chunk));
+  if (depth > chunk) buffers.acc.resize(static_cast<size_t>(group * cols));
+  BlockedStore store{&out, nullptr, m, n};
+  if (out.bias != nullptr) {
+    buffers.bias.resize(static_cast<size_t>(n));
+    for (int64_t j = 0; j < n; ++j) {
+      buffers.bias[j] = out.bias_type == GemmElement::kBf16
+                            ? Bf16BitsToFloat(static_cast<const uint16_t*>(out.bias)[j])
+                            : static_cast<const float*>(out.bias)[j];
+    }
+    store.bias = buffers.bias.data();
+  }
+  float* const acc = buffers.acc.data();
+  LoadTileConfig();
+  for (int64_t g0 = 0; g0 < m; g0 += group) {
+    const int64_t rows = std::min(group, m - g0);
+    for (int64_t p0 = 0; p0 < depth; p0 += chunk) {
+      const int64_t part = std::min(chunk, depth - p0);
+      const bool last = p0 + part >= depth;
+      for (int64_t i0 = 0; i0 < rows; i0 += kBlock) {
+        PackATiles(a, lda, m, k, g0 + i0, p0, part, buffers.a.data());
+        MultiplyBlockedChunk(buffers.a.data(), part / kDepthStep, blocked_b, depth, p0,
+                             depth > chunk ? acc + i0 * cols : nullptr, cols, cols, p0 == 0,
+                             last ? &store : nullptr, g0 + i0);
+      }
+    }
+  }
+  ReleaseTiles();
+}
+
 bool PackRowPairs(const uint16_t* b, int64_t ldb, int64_t k, int64_t n, int64_t depth, int64_t cols,
                   uint16_t* packed) {
   static const bool avx512 =
@@ -373,6 +547,9 @@ void TileGemmBf16(int64_t, int64_t, int64_t, const StridedBf16&, const StridedBf
 
 void TileGemmBf16To(int64_t, int64_t, int64_t, const StridedBf16&, const StridedBf16&, uint16_t*,
                     int64_t) {}
+
+void BlockedGemmBf16(int64_t, int64_t, int64_t, const uint16_t*, int64_t, const uint16_t*,
+                     const GemmOutput&) {}
 
 #endif
 

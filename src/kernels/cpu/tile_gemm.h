@@ -7,6 +7,8 @@
 
 #include <cstdint>
 
+#include "kernels/cpu/gemm.h"
+
 namespace openaclnn::cpu {
 
 // A bfloat16 matrix read in place: element (i, j) at data[i * row_step + j * col_step].
@@ -52,5 +54,22 @@ void TileGemmBf16To(int64_t m, int64_t n, int64_t k, const StridedBf16& a, const
 // build or CPU has no AVX-512, and the caller then moves the elements itself.
 bool PackRowPairs(const uint16_t* b, int64_t ldb, int64_t k, int64_t n, int64_t depth, int64_t cols,
                   uint16_t* packed);
+
+// out = A @ B (+ out.bias row; c += that where out.accumulate) on the tile unit, for products of
+// any size: A m x k bfloat16 bit patterns, row-major with row stride lda; B in the blocked form
+// of PackBlockedB (bfloat16), `blocked_b` at the product's first column block. Requires
+// TileGemmRuns(), m, n, k >= 1. The reduction runs in chunks of kBlockedGemmDepth: for each
+// chunk, 32 rows of A at a time are copied into this thread's buffer as whole tile registers (in
+// place, a row stride of a power of two would put A's rows in a few cache sets) and multiplied,
+// from L1, against every column of the chunk's rows of B (from L2). The fp32 sums of a group of
+// rows (up to kBlockedGemmSums) wait in this thread's buffer between chunks; the last chunk adds
+// the bias and writes out (BFLOAT16 rounded to nearest even once).
+//
+// Numerics: the tile unit's dot products in fp32 (as TileGemmBf16), summed over k in steps of
+// 32 in k order; the split depends on the shape alone, so the bits do not depend on the thread
+// count.
+constexpr int64_t kBlockedGemmDepth = 256;
+void BlockedGemmBf16(int64_t m, int64_t n, int64_t k, const uint16_t* a, int64_t lda,
+                     const uint16_t* blocked_b, const GemmOutput& out);
 
 }  // namespace openaclnn::cpu

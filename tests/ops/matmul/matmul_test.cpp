@@ -346,6 +346,27 @@ TEST_F(MatmulTest, WeightsSharedByRowTilesMatchGolden) {
   }
 }
 
+TEST_F(MatmulTest, Bf16LongReductionsMatchGolden) {
+  // BFLOAT16 products with a reduction longer than 2048 (an MLP's down projection) whose weight
+  // gemm_plan.cpp blocks once run their tiles on cpu::BlockedGemmBf16 where the CPU has AMX
+  // (elsewhere the usual path, checked the same way): Addmm's bias, a transposed weight, a depth
+  // off the 32 step and the 256 chunk, a last column block of 8, 2100 rows in 224-row tiles and a
+  // last one of 84, out padded with canaries.
+  const int64_t m = 2100, k = 2100, n = 72;
+  std::mt19937 rng(47);
+  DeviceTensor bias({n}, ACL_BF16), x({m, k}, ACL_BF16), w({k, n}, ACL_BF16, Transposed(2));
+  DeviceTensor out({m, n}, ACL_BF16, TensorLayout::Padded(3).WithNanCanary());
+  bias.FillUniform(&rng, -1.0f, 1.0f);
+  x.FillUniform(&rng, -1.0f, 1.0f);
+  w.FillUniform(&rng, -1.0f, 1.0f);
+  const uint64_t workspace =
+      ExpectBiasPlusProduct(bias, x, w, out, m, k, n, "BFLOAT16 addmm, k 2100", stream_);
+  if (cpu::HasAmxBf16() && cpu::PlanningTarget().native_bf16) {
+    EXPECT_GE(workspace, sizeof(uint16_t) * cpu::BlockedBElements(cpu::GemmElement::kBf16, k, n))
+        << "B not blocked";
+  }
+}
+
 TEST_F(MatmulTest, FloatTransposedXOfWeightGradientsMatchesGolden) {
   // x^T dy with x^T a transposed view, FLOAT: where the full-width row tiles are tall enough,
   // gemm_plan.cpp copies x^T row-major and runs the tiles on oneDNN's brgemm kernels with dy
