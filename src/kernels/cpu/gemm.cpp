@@ -468,7 +468,8 @@ bool BlockedBRuns(GemmElement ab_type, bool trans_a, int64_t m, int64_t n, int64
 // alternation (2026-12-07): MLP down 2048 x 1024 x 4096 9.78-10.82 -> 8.28-8.83 ms; at k = 2048
 // (2048 x 1024 x 2048 4.54-4.78 -> 4.38-4.78 ms, 1024 x 256 x 2048 0.57-0.61 -> 0.61-0.65 ms)
 // about even, and at k = 1024 oneDNN ahead (1024 x 256 x 1024 0.245-0.261 against 0.292-0.303
-// ms; 2048 x 1024 x 1024 1.90-2.03 against 2.29-2.51 ms).
+// ms; 2048 x 1024 x 1024 1.90-2.03 against 2.29-2.51 ms). A transposed A (x^T of a weight
+// gradient, which gemm_plan.cpp no longer copies for these tiles) goes there at any depth.
 constexpr int64_t kLongReduction = 2048;
 
 Status MatmulBlockedBTo(GemmElement ab_type, bool trans_a, int64_t m, int64_t n, int64_t k,
@@ -478,8 +479,8 @@ Status MatmulBlockedBTo(GemmElement ab_type, bool trans_a, int64_t m, int64_t n,
     return ErrorStatus(ACLNN_ERR_INNER, "MatmulBlockedBTo needs k >= 1, got %lld",
                        static_cast<long long>(k));
   }
-  if (ab_type == GemmElement::kBf16 && !trans_a && k > kLongReduction && TileGemmRuns()) {
-    BlockedGemmBf16(m, n, k, static_cast<const uint16_t*>(a), lda,
+  if (ab_type == GemmElement::kBf16 && (trans_a || k > kLongReduction) && TileGemmRuns()) {
+    BlockedGemmBf16(m, n, k, static_cast<const uint16_t*>(a), lda, trans_a,
                     static_cast<const uint16_t*>(blocked_b), out);
     return Status::Ok();
   }

@@ -328,12 +328,28 @@ OPENACLNN_AVX512 void RoundRowsToBf16(const float* from, int64_t ld, int64_t m, 
   }
 }
 
-// A's rows [i0, i0 + 32) and columns [p0, p0 + depth) (depth a multiple of 32) as tile registers:
+// A's rows [i0, i0 + 32) and columns [p0, p0 + depth) (depth a multiple of 32) as tile registers
+// (A read row-major, or through its contiguous columns where trans_a):
 // tile (h, s), rows i0 + 16 h .. and columns p0 + 32 s .., at tiles + (h * steps + s) * 512, row
 // by row (64 bytes each); zero outside m x k.
-OPENACLNN_AVX512 void PackATiles(const uint16_t* a, int64_t lda, int64_t m, int64_t k, int64_t i0,
-                                 int64_t p0, int64_t depth, uint16_t* tiles) {
+OPENACLNN_AVX512 void PackATiles(const uint16_t* a, int64_t lda, bool trans_a, int64_t m, int64_t k,
+                                 int64_t i0, int64_t p0, int64_t depth, uint16_t* tiles) {
   const int64_t steps = depth / kDepthStep;
+  if (trans_a) {
+    // A(i, p) at a[i + p * lda]: each tile is a 16 x 32 block of A's columns transposed.
+    for (int64_t h = 0; h < 2; ++h) {
+      for (int64_t s = 0; s < steps; ++s) {
+        uint16_t* to = tiles + (h * steps + s) * 16 * kDepthStep;
+        const int64_t i = i0 + 16 * h, p = p0 + s * kDepthStep;
+        if (i >= m || p >= k) {
+          std::fill(to, to + 16 * kDepthStep, uint16_t{0});
+          continue;
+        }
+        TransposeColumnsOfA({a + i + p * lda, 1, lda}, m - i, k - p, 16, kDepthStep, to);
+      }
+    }
+    return;
+  }
   for (int64_t r = 0; r < kBlock; ++r) {
     const int64_t row = i0 + r;
     uint16_t* to = tiles + ((r / 16) * steps * 16 + r % 16) * kDepthStep;
@@ -479,7 +495,7 @@ void TileGemmBf16To(int64_t m, int64_t n, int64_t k, const StridedBf16& a, const
   RoundRowsToBf16(from, ld, m, n, c, ldc);
 }
 
-void BlockedGemmBf16(int64_t m, int64_t n, int64_t k, const uint16_t* a, int64_t lda,
+void BlockedGemmBf16(int64_t m, int64_t n, int64_t k, const uint16_t* a, int64_t lda, bool trans_a,
                      const uint16_t* blocked_b, const GemmOutput& out) {
   if (m <= 0 || n <= 0 || k <= 0) return;
   static thread_local BlockedBuffers buffers;
@@ -510,7 +526,7 @@ void BlockedGemmBf16(int64_t m, int64_t n, int64_t k, const uint16_t* a, int64_t
       const int64_t part = std::min(chunk, depth - p0);
       const bool last = p0 + part >= depth;
       for (int64_t i0 = 0; i0 < rows; i0 += kBlock) {
-        PackATiles(a, lda, m, k, g0 + i0, p0, part, buffers.a.data());
+        PackATiles(a, lda, trans_a, m, k, g0 + i0, p0, part, buffers.a.data());
         MultiplyBlockedChunk(buffers.a.data(), part / kDepthStep, blocked_b, depth, p0,
                              depth > chunk ? acc + i0 * cols : nullptr, cols, cols, p0 == 0,
                              last ? &store : nullptr, g0 + i0);
@@ -548,7 +564,7 @@ void TileGemmBf16(int64_t, int64_t, int64_t, const StridedBf16&, const StridedBf
 void TileGemmBf16To(int64_t, int64_t, int64_t, const StridedBf16&, const StridedBf16&, uint16_t*,
                     int64_t) {}
 
-void BlockedGemmBf16(int64_t, int64_t, int64_t, const uint16_t*, int64_t, const uint16_t*,
+void BlockedGemmBf16(int64_t, int64_t, int64_t, const uint16_t*, int64_t, bool, const uint16_t*,
                      const GemmOutput&) {}
 
 #endif

@@ -56,7 +56,8 @@ bool PackRowPairs(const uint16_t* b, int64_t ldb, int64_t k, int64_t n, int64_t 
                   uint16_t* packed);
 
 // out = A @ B (+ out.bias row; c += that where out.accumulate) on the tile unit, for products of
-// any size: A m x k bfloat16 bit patterns, row-major with row stride lda; B in the blocked form
+// any size: A m x k bfloat16 bit patterns, row-major with row stride lda (or, with trans_a,
+// column-major: A(i, p) at a[i + p * lda], a weight gradient's x^T); B in the blocked form
 // of PackBlockedB (bfloat16), `blocked_b` at the product's first column block. Requires
 // TileGemmRuns(), m, n, k >= 1. The reduction runs in chunks of kBlockedGemmDepth: for each
 // chunk, 32 rows of A at a time are copied into this thread's buffer as whole tile registers (in
@@ -69,7 +70,7 @@ bool PackRowPairs(const uint16_t* b, int64_t ldb, int64_t k, int64_t n, int64_t 
 // 32 in k order; the split depends on the shape alone, so the bits do not depend on the thread
 // count.
 constexpr int64_t kBlockedGemmDepth = 256;
-void BlockedGemmBf16(int64_t m, int64_t n, int64_t k, const uint16_t* a, int64_t lda,
+void BlockedGemmBf16(int64_t m, int64_t n, int64_t k, const uint16_t* a, int64_t lda, bool trans_a,
                      const uint16_t* blocked_b, const GemmOutput& out);
 
 }  // namespace openaclnn::cpu

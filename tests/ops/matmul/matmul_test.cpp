@@ -9,6 +9,7 @@
 #include "backend/cpu/isa.h"
 #include "kernels/cpu/gemm.h"
 #include "kernels/cpu/small_gemm.h"
+#include "kernels/cpu/tile_gemm.h"
 #include "matmul_test_util.h"
 
 namespace openaclnn::test::matmul {
@@ -367,27 +368,52 @@ TEST_F(MatmulTest, Bf16LongReductionsMatchGolden) {
   }
 }
 
-TEST_F(MatmulTest, FloatTransposedXOfWeightGradientsMatchesGolden) {
-  // x^T dy with x^T a transposed view, FLOAT: where the full-width row tiles are tall enough,
-  // gemm_plan.cpp copies x^T row-major and runs the tiles on oneDNN's brgemm kernels with dy
-  // blocked once (elsewhere dnnl_sgemm reads x^T in place; checked the same way). 2000 rows in
-  // 256-row tiles and a last one of 208, a depth off the blocked form's step of 16, a last column
-  // block of 2 columns.
-  const int64_t m = 2000, k = 200, n = 130;
-  std::mt19937 rng(43);
-  DeviceTensor x({m, k}, ACL_FLOAT, Transposed(2)), dy({k, n}, ACL_FLOAT);
-  DeviceTensor out({m, n}, ACL_FLOAT, TensorLayout().WithNanCanary());
+// x^T dy (m x k x n, dtype) with x^T a transposed view, against the float64 golden; returns the
+// workspace the call asked for (0 where it failed).
+uint64_t TransposedXProductMatchesGolden(aclDataType dtype, int64_t m, int64_t k, int64_t n,
+                                         uint32_t seed, aclrtStream stream) {
+  std::mt19937 rng(seed);
+  DeviceTensor x({m, k}, dtype, Transposed(2)), dy({k, n}, dtype);
+  DeviceTensor out({m, n}, dtype, TensorLayout().WithNanCanary());
   x.FillUniform(&rng, -1.0f, 1.0f);
   dy.FillUniform(&rng, -1.0f, 1.0f);
-  CallResult r = CallMatmul(x, dy, out, 0, stream_);
-  ASSERT_EQ(r.phase1, 0) << r.message;
-  ASSERT_EQ(r.phase2, 0) << r.message;
+  CallResult r = CallMatmul(x, dy, out, 0, stream);
+  EXPECT_EQ(r.phase1, 0) << r.message;
+  EXPECT_EQ(r.phase2, 0) << r.message;
+  if (r.phase1 != 0 || r.phase2 != 0) return 0;
+  ExpectMatches(out, MatmulGolden(Values(x), {m, k}, Values(dy), {k, n}),
+                std::string(DTypeName(dtype)) + " x^T dy");
+  return r.workspace;
+}
+
+TEST_F(MatmulTest, Bf16TransposedXOfWeightGradientsMatchesGolden) {
+  // x^T dy in BFLOAT16 with tiles of 128 rows: on AMX the tiles run on cpu::BlockedGemmBf16, which
+  // reads x^T in place (its columns laid out as tile registers) with dy blocked once, so the
+  // workspace holds the blocked dy and no copy of x^T; elsewhere x^T is copied, checked the same
+  // way. 1000 rows (a last tile of 104), a reduction of 300 (two depth chunks, the second off the
+  // 32 step), a last column block of 2.
+  const int64_t m = 1000, k = 300, n = 130;
+  const uint64_t workspace = TransposedXProductMatchesGolden(ACL_BF16, m, k, n, 53, stream_);
+  if (cpu::TileGemmRuns() && cpu::PlanningTarget().native_bf16) {
+    const uint64_t blocked =
+        sizeof(uint16_t) * cpu::BlockedBElements(cpu::GemmElement::kBf16, k, n);
+    EXPECT_GE(workspace, blocked) << "dy not blocked";
+    EXPECT_LT(workspace, blocked + sizeof(uint16_t) * m * k) << "x^T copied";
+  }
+}
+
+TEST_F(MatmulTest, FloatTransposedXOfWeightGradientsMatchesGolden) {
+  // x^T dy, FLOAT: where the full-width row tiles are tall enough, gemm_plan.cpp copies x^T
+  // row-major and runs the tiles on oneDNN's brgemm kernels with dy blocked once (elsewhere
+  // dnnl_sgemm reads x^T in place; checked the same way). 2000 rows in 256-row tiles and a last
+  // one of 208, a depth off the blocked form's step of 16, a last column block of 2 columns.
+  const int64_t m = 2000, k = 200, n = 130;
+  const uint64_t workspace = TransposedXProductMatchesGolden(ACL_FLOAT, m, k, n, 43, stream_);
   if (cpu::HasBrgemmFloat()) {
-    EXPECT_GE(r.workspace,
+    EXPECT_GE(workspace,
               sizeof(float) * (m * k + cpu::BlockedBElements(cpu::GemmElement::kFloat, k, n)))
         << "x^T not copied or dy not blocked";
   }
-  ExpectMatches(out, MatmulGolden(Values(x), {m, k}, Values(dy), {k, n}), "x^T dy");
 }
 
 TEST_F(MatmulTest, AddmmBroadcastScalarsAndInplace) {

@@ -204,7 +204,8 @@ std::vector<uint16_t> BlockedFromDefinition(int64_t k, int64_t n, Value value) {
 }
 
 // Reductions across several depth chunks and none, off the chunk and depth steps; rows across
-// two groups of sums (1000 columns: 256 rows a group), rows and columns off the 32 x 32 blocks.
+// two groups of sums (1000 columns: 256 rows a group), rows and columns off the 32 x 32 blocks
+// (and, for a column-major A, off its 16-row halves).
 const Shape kBlockedShapes[] = {{33, 70, 2100}, {300, 1000, 64}, {5, 130, 300},
                                 {64, 64, 32},   {40, 200, 4100}, {1, 1, 1}};
 
@@ -242,55 +243,68 @@ TEST_F(TileGemmTest, BlockedGemmExactInEveryOutputForm) {
         exact[static_cast<size_t>(i * s.n + j)] = sum;
       }
     }
-    const int64_t ldc = s.n + 7;
-    // FLOAT out: plain, plus a FLOAT bias row, accumulated onto c's values (with a BFLOAT16 bias
-    // row); every other element keeps its canary.
-    for (int form = 0; form < 3; ++form) {
-      std::vector<float> c(static_cast<size_t>(s.m * ldc + 9), -777.0f);
-      for (int64_t i = 0; i < s.m; ++i) {
-        for (int64_t j = 0; j < s.n; ++j) c[static_cast<size_t>(i * ldc + j)] = 0.5f * (i - j);
+    // The same A also stored column-major (a weight gradient's x^T), rows m + 3 apart.
+    std::vector<uint16_t> a_columns(static_cast<size_t>((s.m + 3) * s.k));
+    for (int64_t i = 0; i < s.m; ++i) {
+      for (int64_t p = 0; p < s.k; ++p) {
+        a_columns[static_cast<size_t>(i + p * (s.m + 3))] = a[static_cast<size_t>(i * lda + p)];
       }
-      GemmOutput out;
-      out.c = c.data();
-      out.ldc = ldc;
-      if (form == 1) out.bias = bias32.data();
-      if (form == 2) {
-        out.bias = bias16.data();
-        out.bias_type = GemmElement::kBf16;
-        out.accumulate = true;
-      }
-      BlockedGemmBf16(s.m, s.n, s.k, a.data(), lda, b, out);
-      for (int64_t i = 0; i < s.m; ++i) {
-        for (int64_t j = 0; j < ldc; ++j) {
-          const float got = c[static_cast<size_t>(i * ldc + j)];
-          if (j >= s.n) {
-            ASSERT_EQ(got, -777.0f) << name << " form " << form << " wrote at " << i << ", " << j;
-            continue;
-          }
-          double want = exact[static_cast<size_t>(i * s.n + j)];
-          if (form == 1) want += bias32[static_cast<size_t>(j)];
-          if (form == 2) want += FloatOf(bias16[static_cast<size_t>(j)]) + 0.5 * (i - j);
-          ASSERT_EQ(got, static_cast<float>(want))
-              << name << " form " << form << " at " << i << ", " << j;
-        }
-      }
-      for (size_t e = static_cast<size_t>(s.m * ldc); e < c.size(); ++e) ASSERT_EQ(c[e], -777.0f);
     }
-    // BFLOAT16 out with a BFLOAT16 bias: the exact sum plus the bias, rounded once.
-    std::vector<uint16_t> c16(static_cast<size_t>(s.m * ldc + 9), 0xABCD);
-    GemmOutput out;
-    out.c = c16.data();
-    out.ldc = ldc;
-    out.c_type = GemmElement::kBf16;
-    out.bias = bias16.data();
-    out.bias_type = GemmElement::kBf16;
-    BlockedGemmBf16(s.m, s.n, s.k, a.data(), lda, b, out);
-    ExpectBf16Window(
-        c16, s.m, s.n, ldc,
-        [&](int64_t i, int64_t j) {
-          return exact[static_cast<size_t>(i * s.n + j)] + FloatOf(bias16[static_cast<size_t>(j)]);
-        },
-        name);
+    const int64_t ldc = s.n + 7;
+    for (const bool trans_a : {false, true}) {
+      const uint16_t* a_at = trans_a ? a_columns.data() : a.data();
+      const int64_t a_ld = trans_a ? s.m + 3 : lda;
+      const std::string what = name + (trans_a ? " A^T" : "");
+      // FLOAT out: plain, plus a FLOAT bias row, accumulated onto c's values (with a BFLOAT16 bias
+      // row); every other element keeps its canary.
+      for (int form = 0; form < 3; ++form) {
+        std::vector<float> c(static_cast<size_t>(s.m * ldc + 9), -777.0f);
+        for (int64_t i = 0; i < s.m; ++i) {
+          for (int64_t j = 0; j < s.n; ++j) c[static_cast<size_t>(i * ldc + j)] = 0.5f * (i - j);
+        }
+        GemmOutput out;
+        out.c = c.data();
+        out.ldc = ldc;
+        if (form == 1) out.bias = bias32.data();
+        if (form == 2) {
+          out.bias = bias16.data();
+          out.bias_type = GemmElement::kBf16;
+          out.accumulate = true;
+        }
+        BlockedGemmBf16(s.m, s.n, s.k, a_at, a_ld, trans_a, b, out);
+        for (int64_t i = 0; i < s.m; ++i) {
+          for (int64_t j = 0; j < ldc; ++j) {
+            const float got = c[static_cast<size_t>(i * ldc + j)];
+            if (j >= s.n) {
+              ASSERT_EQ(got, -777.0f) << what << " form " << form << " wrote at " << i << ", " << j;
+              continue;
+            }
+            double want = exact[static_cast<size_t>(i * s.n + j)];
+            if (form == 1) want += bias32[static_cast<size_t>(j)];
+            if (form == 2) want += FloatOf(bias16[static_cast<size_t>(j)]) + 0.5 * (i - j);
+            ASSERT_EQ(got, static_cast<float>(want))
+                << what << " form " << form << " at " << i << ", " << j;
+          }
+        }
+        for (size_t e = static_cast<size_t>(s.m * ldc); e < c.size(); ++e) ASSERT_EQ(c[e], -777.0f);
+      }
+      // BFLOAT16 out with a BFLOAT16 bias: the exact sum plus the bias, rounded once.
+      std::vector<uint16_t> c16(static_cast<size_t>(s.m * ldc + 9), 0xABCD);
+      GemmOutput out;
+      out.c = c16.data();
+      out.ldc = ldc;
+      out.c_type = GemmElement::kBf16;
+      out.bias = bias16.data();
+      out.bias_type = GemmElement::kBf16;
+      BlockedGemmBf16(s.m, s.n, s.k, a_at, a_ld, trans_a, b, out);
+      ExpectBf16Window(
+          c16, s.m, s.n, ldc,
+          [&](int64_t i, int64_t j) {
+            return exact[static_cast<size_t>(i * s.n + j)] +
+                   FloatOf(bias16[static_cast<size_t>(j)]);
+          },
+          what);
+    }
   }
 }
 
@@ -310,10 +324,10 @@ TEST_F(TileGemmTest, BlockedGemmRandomValuesWithinAccumulationError) {
   GemmOutput out;
   out.c = c.data();
   out.ldc = n;
-  BlockedGemmBf16(m, n, k, a.data(), k, blocked.data(), out);
+  BlockedGemmBf16(m, n, k, a.data(), k, false, blocked.data(), out);
   out.c = c16.data();
   out.c_type = GemmElement::kBf16;
-  BlockedGemmBf16(m, n, k, a.data(), k, blocked.data(), out);
+  BlockedGemmBf16(m, n, k, a.data(), k, false, blocked.data(), out);
   for (int64_t i = 0; i < m; ++i) {
     for (int64_t j = 0; j < n; ++j) {
       double sum = 0, magnitude = 0;

@@ -35,7 +35,9 @@
 // (gemm.h): full-width row tiles, BFLOAT16 operands packed where they are not (attention's head
 // views), and tiles narrower than out written through a dense scratch tile. A B that several row
 // tiles share is laid out once per call in the blocked form oneDNN's brgemm kernels read (BlockB:
-// BFLOAT16 on AMX, FLOAT on AVX-512), instead of by oneDNN in every tile.
+// BFLOAT16 on AMX, FLOAT on AVX-512), instead of by oneDNN in every tile. On AMX, BFLOAT16 tiles
+// with such a B and a reduction longer than 2048 or a transposed A (read in place) run on the
+// library's own tile-unit kernel instead (cpu::BlockedGemmBf16, through MatmulBlockedBTo).
 
 namespace openaclnn::matmul {
 namespace {
@@ -240,6 +242,21 @@ class GemmPlan : public Plan {
     // their operands (cpu::TileGemmBf16) rather than through oneDNN's set-up and dense copies.
     tile_ = bf16_ && cpu::TileGemmRuns() && TileGemmTakes(p, steps);
     primitive_out_ = !tile_ && ((bf16_ && primitive_out) || (f32_primitive && !small_));
+    // BFLOAT16 tiles with a transposed A (x^T of a weight gradient) and a B laid out once run on
+    // cpu::BlockedGemmBf16, which lays A's columns out as tile registers itself: x^T is read in
+    // place rather than copied row-major into the workspace first. bench_matmul BF16 `dW2 =
+    // h^T dy` (1024 x 256 x 1024, 128-row tiles), Intel Xeon with AMX, 2 threads, three runs each
+    // in alternation (2026-12-07): 0.391-0.418 -> 0.338-0.339 ms.
+    // (B must stay as it is for BlockB: read in place and dense, see the operand loop.)
+    GemmOperand a_in_place, b_in_place;
+    own_trans_a_ = bf16_ && primitive_out_ && cpu::TileGemmRuns() && SharedB(steps) &&
+                   p.a.rows > 1 && p.a.cols > 1 &&
+                   DirectLayout(p.a.rows, p.a.cols, p.a.row_stride, p.a.col_stride,
+                                &a_in_place.trans, &a_in_place.ld) &&
+                   a_in_place.trans &&
+                   DirectLayout(p.b.rows, p.b.cols, p.b.row_stride, p.b.col_stride,
+                                &b_in_place.trans, &b_in_place.ld) &&
+                   Bf16DenseOperand(1, b_in_place, p, steps);
     // A BFLOAT16 out with unit column steps and no bias is written by the kernel itself.
     tile_to_bf16_ = tile_ && primitive_out && p.c.desc.dtype == ACL_BF16 && !p.has_bias;
     if (tile_to_bf16_) ldc_ = ldc;
@@ -266,7 +283,9 @@ class GemmPlan : public Plan {
       const bool repack = bf16_ && g.direct && !g.transposed_copy && fits && x.rows > 1 &&
                           x.cols > 1 && !Bf16DenseOperand(w, g, p, steps) &&
                           (w == 0 || g.trans || steps.cols >= p.n);
-      if (g.direct && (tile_ || (!g.transposed_copy && !repack))) continue;
+      if (g.direct && (tile_ || (w == 0 && own_trans_a_) || (!g.transposed_copy && !repack))) {
+        continue;
+      }
       g.direct = false;
       // Packed in the orientation the source is read along unit stride, except for the
       // transposed copy.
@@ -377,19 +396,27 @@ class GemmPlan : public Plan {
   // brgemm kernels, by packing tasks before the tiles, rather than by oneDNN inside every tile
   // (cpu::PackBlockedB). Only where oneDNN runs the plan's every tile shape that way (BFLOAT16:
   // on AMX; FLOAT: on AVX-512).
+  // Whether the plan's tiles share a B that BlockB may lay out once: one B matrix, at least two
+  // row tiles (BFLOAT16: of kMinBlockedBRows rows), column tiles on its 64-column blocks.
+  bool SharedB(const cpu::TileSteps& steps) const {
+    const Problem& p = p_;
+    return p.b.BatchCount(p.batch_rank) == 1 && p.batch * CeilDiv(p.m, steps.rows) >= 2 &&
+           (!bf16_ || steps.rows >= kMinBlockedBRows) &&
+           (steps.cols >= p.n || steps.cols % cpu::kBlockedBCols == 0);
+  }
+
   void BlockB(const cpu::TileSteps& steps, WorkspaceBooking* ws) {
     const Problem& p = p_;
     GemmOperand& g = operand_[1];
-    if (p.b.BatchCount(p.batch_rank) != 1 || p.batch * CeilDiv(p.m, steps.rows) < 2) return;
-    if (bf16_ && steps.rows < kMinBlockedBRows) return;
-    if (steps.cols < p.n && steps.cols % cpu::kBlockedBCols != 0) return;
-    // Every tile shape (full tiles, the last row and the last column of tiles) must run so.
+    if (!SharedB(steps)) return;
+    // Every tile shape (full tiles, the last row and the last column of tiles) must run so (the
+    // tiles of own_trans_a_ run on cpu::BlockedGemmBf16, which takes them all).
     const GemmOperand& ga = operand_[0];
     const int64_t row_sizes[2] = {std::min(steps.rows, p.m), p.m % steps.rows};
     const int64_t col_sizes[2] = {std::min(steps.cols, p.n), p.n % steps.cols};
     for (const int64_t rows : row_sizes) {
       for (const int64_t cols : col_sizes) {
-        if (rows == 0 || cols == 0) continue;
+        if (rows == 0 || cols == 0 || own_trans_a_) continue;
         const bool a_dense = ga.trans ? ga.ld == rows : ga.ld == p.k;
         cpu::GemmOutput probe;
         probe.ldc = ldc_ == cols || !a_dense ? ldc_ : cols;  // as RunPrimitiveTile writes it
@@ -714,6 +741,7 @@ class GemmPlan : public Plan {
                                 // adds the bias row itself (FLOAT or bfloat16 operands)
   bool small_ = false;          // FLOAT tiles through cpu::SmallGemm rather than the BLAS
   bool tile_ = false;           // BFLOAT16 tiles through cpu::TileGemmBf16 rather than oneDNN
+  bool own_trans_a_ = false;    // BFLOAT16 tiles of a transposed A on cpu::BlockedGemmBf16
   bool tile_to_bf16_ = false;   // ... writing a BFLOAT16 out directly (cpu::TileGemmBf16To)
   GemmOperand operand_[2];
   bool c_direct_ = false;
