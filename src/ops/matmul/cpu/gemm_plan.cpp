@@ -391,11 +391,6 @@ class GemmPlan : public Plan {
   const char* target_name() const override { return target_.name; }
 
  private:
-  // A B read in place by several row tiles (a weight shared by every row tile of x @ W, or by
-  // every batch of a broadcast product) is laid out once per call in the blocked form of oneDNN's
-  // brgemm kernels, by packing tasks before the tiles, rather than by oneDNN inside every tile
-  // (cpu::PackBlockedB). Only where oneDNN runs the plan's every tile shape that way (BFLOAT16:
-  // on AMX; FLOAT: on AVX-512).
   // Whether the plan's tiles share a B that BlockB may lay out once: one B matrix, at least two
   // row tiles (BFLOAT16: of kMinBlockedBRows rows), column tiles on its 64-column blocks.
   bool SharedB(const cpu::TileSteps& steps) const {
@@ -405,6 +400,11 @@ class GemmPlan : public Plan {
            (steps.cols >= p.n || steps.cols % cpu::kBlockedBCols == 0);
   }
 
+  // A B read in place by several row tiles (a weight shared by every row tile of x @ W, or by
+  // every batch of a broadcast product) is laid out once per call in the blocked form of oneDNN's
+  // brgemm kernels, by packing tasks before the tiles, rather than by oneDNN inside every tile
+  // (cpu::PackBlockedB). Only where oneDNN runs the plan's every tile shape that way (BFLOAT16:
+  // on AMX; FLOAT: on AVX-512).
   void BlockB(const cpu::TileSteps& steps, WorkspaceBooking* ws) {
     const Problem& p = p_;
     GemmOperand& g = operand_[1];
