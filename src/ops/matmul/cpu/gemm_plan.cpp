@@ -64,12 +64,12 @@ constexpr int64_t kBf16TileCols = 512;
 // BF16 products of up to cpu::kFullWidthCols columns run in full-width row tiles of at most
 // kBf16TileRows * kBf16TileCols elements (rows halved, not below kMinFullWidthRows, towards eight
 // tasks), and a transposed A (x^T of a weight gradient) cut into row tiles is copied row-major
-// first, so that oneDNN takes its brgemm kernels (gemm.h). Measured with bench_matmul, BF16, Zen
-// 4, 2 threads, the binaries before and after in alternation (2026-12-06 14:20-14:27): 1024 x 1024
-// x 256 x W1 + b1 1.43-1.47 -> 1.30-1.35 ms, dy W2^T 1.56-2.69 -> 1.26-1.41 ms; 2048 x 1024 x
-// 4096 44.4-46.8 -> 41.3-41.6 ms; every block row at or above PyTorch in both runs after (1.03x
-// and up) against 0.54-0.98x for three of them before; the training example's BF16 step
-// unchanged within its noise.
+// first, so that oneDNN takes its brgemm kernels (gemm.h; not where own_trans_a_ reads it in
+// place). Measured with bench_matmul, BF16, Zen 4, 2 threads, the binaries before and after in
+// alternation (2026-12-06 14:20-14:27): 1024 x 1024 x 256 x W1 + b1 1.43-1.47 -> 1.30-1.35 ms,
+// dy W2^T 1.56-2.69 -> 1.26-1.41 ms; 2048 x 1024 x 4096 44.4-46.8 -> 41.3-41.6 ms; every block
+// row at or above PyTorch in both runs after (1.03x and up) against 0.54-0.98x for three of them
+// before; the training example's BF16 step unchanged within its noise.
 // FLOAT products go the same way where the primitive reads their operands in place (see the top
 // of this file): bench_matmul, Zen 4, 2 threads, five runs of each binary in alternation
 // (2026-12-06 17:19-17:38), medians before -> after: x W1 + b1 1024 x 1024 x 256 2.85 -> 2.65 ms,
