@@ -5,6 +5,7 @@
 #include <cstring>
 #include <vector>
 
+#include "api/dtype.h"
 #include "kernels/cpu/aligned_vector.h"
 #include "kernels/cpu/gemm.h"
 #include "kernels/cpu/tiling.h"
@@ -35,13 +36,6 @@ namespace openaclnn::cpu {
 #define OPENACLNN_AMX __attribute__((target("amx-tile,amx-bf16")))
 
 namespace {
-
-float Bf16BitsToFloat(uint16_t bits) {
-  const uint32_t widened = uint32_t{bits} << 16;
-  float f;
-  std::memcpy(&f, &widened, sizeof(f));
-  return f;
-}
 
 // The tile unit's operand shapes: every tile register holds 16 rows of 64 bytes (A: 16 rows x 32
 // bfloat16; B: 16 pairs of k x 16 columns, the pairs interleaved; C: 16 x 16 fp32). A product
@@ -415,7 +409,7 @@ OPENACLNN_AMX void MultiplyBlockedChunk(const uint16_t* tiles, int64_t steps, co
   const int64_t c_stride = ld * static_cast<int64_t>(sizeof(float));
   const uint16_t* a1 = tiles + steps * 16 * kDepthStep;
   for (int64_t j = 0; j < cols; j += kBlock) {
-    float* c = acc + j;
+    float* c = acc != nullptr ? acc + j : nullptr;  // null: one chunk, no sums kept between
     if (first) {
       _tile_zero(0);
       _tile_zero(1);
@@ -513,7 +507,7 @@ void BlockedGemmBf16(int64_t m, int64_t n, int64_t k, const uint16_t* a, int64_t
     buffers.bias.resize(static_cast<size_t>(n));
     for (int64_t j = 0; j < n; ++j) {
       buffers.bias[j] = out.bias_type == GemmElement::kBf16
-                            ? Bf16BitsToFloat(static_cast<const uint16_t*>(out.bias)[j])
+                            ? BFloat16ToFloat(static_cast<const uint16_t*>(out.bias)[j])
                             : static_cast<const float*>(out.bias)[j];
     }
     store.bias = buffers.bias.data();
