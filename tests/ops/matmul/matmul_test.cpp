@@ -301,10 +301,11 @@ TEST_F(MatmulTest, HeadViewsAndWideOutputsMatchGolden) {
 TEST_F(MatmulTest, WeightsSharedByRowTilesMatchGolden) {
   // Products whose B several row tiles share, which gemm_plan.cpp lays out once in the blocked form
   // of cpu::PackBlockedB (BFLOAT16 on AMX, FLOAT on AVX-512; elsewhere they take the usual path,
-  // checked the same way): a transposed weight with an even row stride (BFLOAT16 pairs moved in
-  // registers) under Addmm's bias, column tiles of 192 and a last one of 140, out padded; a weight
-  // broadcast over a batch with an odd reduction (zero padding in the last depth step) read
-  // plainly and transposed with an odd row stride (BFLOAT16 pairs moved one by one).
+  // checked the same way): weights under Addmm's bias, wider than one column tile (BFLOAT16 then
+  // runs in full-width row tiles of 160 rows, the last one shorter), transposed with an even row
+  // stride (BFLOAT16 pairs moved in registers) into a padded out, or plain into a dense out; a
+  // weight broadcast over a batch with an odd reduction (zero padding in the last depth step)
+  // read plainly and transposed with an odd row stride (BFLOAT16 pairs moved one by one).
   std::mt19937 rng(41);
   for (const aclDataType dtype : {ACL_BF16, ACL_FLOAT}) {
     const bool bf16 = dtype == ACL_BF16;
@@ -313,18 +314,25 @@ TEST_F(MatmulTest, WeightsSharedByRowTilesMatchGolden) {
     const cpu::GemmElement type = bf16 ? cpu::GemmElement::kBf16 : cpu::GemmElement::kFloat;
     const uint64_t element = bf16 ? sizeof(uint16_t) : sizeof(float);
     const std::string name = DTypeName(dtype);
-    {
-      const int64_t m = 300, k = 96, n = 1100;
-      DeviceTensor bias({n}, dtype), x({m, k}, dtype), w({k, n}, dtype, Transposed(2));
-      DeviceTensor out({m, n}, dtype, TensorLayout::Padded(3).WithNanCanary());
+    struct Weight {
+      int64_t m, k, n;
+      bool transposed;
+    };
+    for (const Weight& c : {Weight{300, 96, 1100, true}, Weight{600, 64, 2100, false}}) {
+      const std::string what = name + " addmm, " + (c.transposed ? "transposed" : "plain") +
+                               " weight, n " + std::to_string(c.n);
+      DeviceTensor bias({c.n}, dtype), x({c.m, c.k}, dtype);
+      DeviceTensor w({c.k, c.n}, dtype, c.transposed ? Transposed(2) : TensorLayout());
+      DeviceTensor out({c.m, c.n}, dtype,
+                       (c.transposed ? TensorLayout::Padded(3) : TensorLayout()).WithNanCanary());
       bias.FillUniform(&rng, -1.0f, 1.0f);
       x.FillUniform(&rng, -1.0f, 1.0f);
       w.FillUniform(&rng, -1.0f, 1.0f);
-      const uint64_t workspace = ExpectBiasPlusProduct(bias, x, w, out, m, k, n,
-                                                       name + " addmm, transposed weight", stream_);
-      if (blocked) {
-        EXPECT_GE(workspace, element * cpu::BlockedBElements(type, k, n))
-            << name << ": B not blocked";
+      const uint64_t workspace =
+          ExpectBiasPlusProduct(bias, x, w, out, c.m, c.k, c.n, what, stream_);
+      if (blocked && (bf16 || c.transposed)) {  // a plain FLOAT B this wide stays on sgemm
+        EXPECT_GE(workspace, element * cpu::BlockedBElements(type, c.k, c.n))
+            << what << ": B not blocked";
       }
     }
     for (const bool transposed : {false, true}) {

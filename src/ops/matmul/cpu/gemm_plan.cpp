@@ -110,8 +110,23 @@ cpu::TileSteps FullWidthTileSteps(const Problem& p, bool bf16) {
   }
   return steps;
 }
+// BFLOAT16 products wider than cpu::kFullWidthCols, up to this many columns, whose B is laid out
+// once (BlockB) run in full-width row tiles after all: every tile reads the one blocked B, so
+// nothing is packed again, and out is written in place rather than through a scratch tile and a
+// copy (which took about a seventh of the 512 x 512 tiles' time, perf). The tiles keep A's rows
+// within kWideTileABytes (256 rows at k = 1024), at least kMinBlockedBRows. bench_matmul BF16,
+// Intel Xeon with AMX, 2 threads, three runs of each binary in alternation (2026-12-07): QKV
+// (2048 x 3072 x 1024) 5.28-5.43 -> 4.70-4.94 ms, MLP up (2048 x 4096 x 1024) 6.98-7.19 ->
+// 6.53-6.82 ms; with 128-row tiles 4.97-5.01 and 6.85-6.95, with 512 5.14-5.21 and 6.86-6.92 ms
+// (FLOAT in full-width tiles moved by 1 %, so it keeps 512 x 512).
+constexpr int64_t kMaxWideTileCols = 4096;
+constexpr int64_t kWideTileABytes = int64_t{1} << 19;
 // Packing tasks: about this many elements each.
 constexpr int64_t kChunkElements = int64_t{1} << 16;
+// A blocked B is laid out by at least this many tasks where it has as many column blocks: a small
+// B in one task kept the other threads waiting (bench_matmul BF16 `dx = dy W^T`, 1024 x 256 x 256,
+// B 256 x 256 in one task: 0.069-0.077 ms; in four: 0.062 ms, Intel Xeon with AMX, 2 threads).
+constexpr int64_t kMinBlockedBTasks = 4;
 // A FLOAT B read transposed (torch_npu's weight.t(), k^T in attention scores) is copied into
 // op(B)'s own row-major layout when that pays: single-threaded dnnl_sgemm packs a transposed B
 // more slowly, per call, and a plan's row tiles each pay that again. Measured on a Zen 4 core,
@@ -231,8 +246,8 @@ class GemmPlan : public Plan {
       const cpu::TileSteps full_width = FullWidthTileSteps(p, false);
       f32_primitive = full_width.rows >= kMinTransposedARows && full_width.rows < p.m;
     }
-    const cpu::TileSteps steps =
-        bf16_ || f32_primitive ? FullWidthTileSteps(p, bf16_)
+    cpu::TileSteps steps = bf16_ || f32_primitive
+                               ? FullWidthTileSteps(p, bf16_)
                                : cpu::GemmTileSteps(p.batch, p.m, p.n, p.k, kTileRows, kTileCols);
     // Small FLOAT products (attention's per-head matrices) skip the BLAS and its per-call
     // packing; that kernel reads a transposed B itself.
@@ -311,7 +326,12 @@ class GemmPlan : public Plan {
     }
     if (primitive_out_ && operand_[1].direct &&
         (bf16_ ? cpu::HasAmxBf16() : cpu::HasBrgemmFloat())) {
-      BlockB(steps, ws);
+      const cpu::TileSteps wide = WideTileSteps(steps);
+      if (wide.cols != steps.cols) {
+        BlockB(wide, ws);
+        if (operand_[1].blocked) steps = wide;
+      }
+      if (!operand_[1].blocked) BlockB(steps, ws);
     }
     c_direct_ = !primitive_out_ && p.c.desc.dtype == ACL_FLOAT && !p.round_result_to_half &&
                 !p.defer_stores &&
@@ -400,6 +420,26 @@ class GemmPlan : public Plan {
            (steps.cols >= p.n || steps.cols % cpu::kBlockedBCols == 0);
   }
 
+  // Full-width row tiles for a BFLOAT16 product wider than cpu::kFullWidthCols (see
+  // kMaxWideTileCols), or `steps` itself where they do not apply: A read densely along its rows,
+  // the tiles no taller than kWideTileABytes of A allows, halved towards kMinFullWidthTasks tiles,
+  // and tall enough for BlockB.
+  cpu::TileSteps WideTileSteps(const cpu::TileSteps& steps) const {
+    const Problem& p = p_;
+    const GemmOperand& ga = operand_[0];
+    if (!bf16_ || own_trans_a_ || steps.cols >= p.n || p.n <= cpu::kFullWidthCols ||
+        p.n > kMaxWideTileCols || ga.trans || ga.ld != p.k) {
+      return steps;
+    }
+    int64_t rows = kWideTileABytes / (p.k * static_cast<int64_t>(sizeof(uint16_t))) / 16 * 16;
+    rows = std::min(rows, CeilDiv(p.m, 16) * 16);
+    while (p.batch * CeilDiv(p.m, rows) < kMinFullWidthTasks && rows >= 2 * kMinBlockedBRows) {
+      rows = CeilDiv(rows / 2, 16) * 16;
+    }
+    if (rows < kMinBlockedBRows) return steps;
+    return {rows, p.n};
+  }
+
   // A B read in place by several row tiles (a weight shared by every row tile of x @ W, or by
   // every batch of a broadcast product) is laid out once per call in the blocked form of oneDNN's
   // brgemm kernels, by packing tasks before the tiles, rather than by oneDNN inside every tile
@@ -435,7 +475,8 @@ class GemmPlan : public Plan {
     g.panel = ws->Book(esize() * static_cast<size_t>(cpu::BlockedBElements(ab_type(), p.k, p.n)));
     const int64_t blocks = CeilDiv(p.n, cpu::kBlockedBCols);
     const int64_t block_elements = cpu::BlockedBDepth(ab_type(), p.k) * cpu::kBlockedBCols;
-    const int64_t step = std::max<int64_t>(1, kChunkElements / block_elements);
+    const int64_t step = std::max<int64_t>(
+        1, std::min(kChunkElements / block_elements, CeilDiv(blocks, kMinBlockedBTasks)));
     for (int64_t b0 = 0; b0 < blocks; b0 += step) {
       chunks_.push_back({1, b0, std::min(blocks, b0 + step)});
     }
