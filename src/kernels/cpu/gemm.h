@@ -119,6 +119,13 @@ constexpr int64_t kBlockedBDepthFloat = 16;  // FLOAT
 // kBlockedBCols elements.
 int64_t BlockedBDepth(GemmElement type, int64_t k);
 int64_t BlockedBElements(GemmElement type, int64_t k, int64_t n);
+// A blocked BFLOAT16 B of at most this many bytes is laid out by every thread that runs tiles of
+// the product, into its own buffer, rather than once by all threads into the workspace (which
+// then books none for it). Every thread reads all of B, and half of a shared copy was written by
+// the other core just before: the tiles of bench_matmul's BF16 block products ran 15-20 % slower
+// on two threads than on one (summed per tile, Intel Xeon with AMX, 2026-12-07), and each thread
+// laying B out again costs less than that (see gemm_plan.cpp's BlockB).
+constexpr int64_t kMaxPerThreadBlockedBBytes = int64_t{1} << 20;
 // Writes the column blocks [block0, block1) of op(B) (k x n; transposed when trans_b, row stride
 // ldb) into `blocked`, the base of the whole blocked matrix: bfloat16 bit patterns, or FLOAT.
 void PackBlockedB(const KernelTarget& target, bool trans_b, int64_t k, int64_t n, const uint16_t* b,

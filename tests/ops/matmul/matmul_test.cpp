@@ -39,6 +39,25 @@ CallResult CallBatchMatMul(const DeviceTensor& a, const DeviceTensor& b, const D
       aclnnBatchMatMul, stream);
 }
 
+// Where gemm_plan.cpp blocks B once (BFLOAT16 on AMX, FLOAT on AVX-512), the workspace holds the
+// blocked B, unless a BFLOAT16 one is small enough for each thread to lay out its own copy
+// (cpu::kMaxPerThreadBlockedBBytes): then it books none for it.
+void ExpectBlockedB(uint64_t workspace, aclDataType dtype, int64_t k, int64_t n,
+                    const std::string& what) {
+  const bool bf16 = dtype == ACL_BF16;
+  const bool blocked =
+      bf16 ? cpu::HasAmxBf16() && cpu::PlanningTarget().native_bf16 : cpu::HasBrgemmFloat();
+  if (!blocked) return;
+  const uint64_t bytes =
+      (bf16 ? sizeof(uint16_t) : sizeof(float)) *
+      cpu::BlockedBElements(bf16 ? cpu::GemmElement::kBf16 : cpu::GemmElement::kFloat, k, n);
+  if (bf16 && bytes <= static_cast<uint64_t>(cpu::kMaxPerThreadBlockedBBytes)) {
+    EXPECT_LT(workspace, bytes) << what << ": a per-thread blocked B booked in the workspace";
+  } else {
+    EXPECT_GE(workspace, bytes) << what << ": B not blocked";
+  }
+}
+
 // out = bias + x @ w (m x k by k x n) through aclnnAddmm with beta = alpha = 1, against the float64
 // golden; returns the call's workspace size.
 uint64_t ExpectBiasPlusProduct(const DeviceTensor& bias, const DeviceTensor& x,
@@ -302,23 +321,21 @@ TEST_F(MatmulTest, WeightsSharedByRowTilesMatchGolden) {
   // Products whose B several row tiles share, which gemm_plan.cpp lays out once in the blocked form
   // of cpu::PackBlockedB (BFLOAT16 on AMX, FLOAT on AVX-512; elsewhere they take the usual path,
   // checked the same way): weights under Addmm's bias, wider than one column tile (BFLOAT16 then
-  // runs in full-width row tiles of 160 rows, the last one shorter), transposed with an even row
-  // stride (BFLOAT16 pairs moved in registers) into a padded out, or plain into a dense out; a
-  // weight broadcast over a batch with an odd reduction (zero padding in the last depth step)
-  // read plainly and transposed with an odd row stride (BFLOAT16 pairs moved one by one).
+  // runs in full-width row tiles of 160 or 136 rows, the last one shorter), transposed with an
+  // even row stride (BFLOAT16 pairs moved in registers) into a padded out, or plain into a dense
+  // out, BFLOAT16 blocked by each thread or (k = 512) once into the workspace; a weight broadcast
+  // over a batch with an odd reduction (zero padding in the last depth step) read plainly and
+  // transposed with an odd row stride (BFLOAT16 pairs moved one by one).
   std::mt19937 rng(41);
   for (const aclDataType dtype : {ACL_BF16, ACL_FLOAT}) {
     const bool bf16 = dtype == ACL_BF16;
-    const bool blocked =
-        bf16 ? cpu::HasAmxBf16() && cpu::PlanningTarget().native_bf16 : cpu::HasBrgemmFloat();
-    const cpu::GemmElement type = bf16 ? cpu::GemmElement::kBf16 : cpu::GemmElement::kFloat;
-    const uint64_t element = bf16 ? sizeof(uint16_t) : sizeof(float);
     const std::string name = DTypeName(dtype);
     struct Weight {
       int64_t m, k, n;
       bool transposed;
     };
-    for (const Weight& c : {Weight{300, 96, 1100, true}, Weight{600, 64, 2100, false}}) {
+    for (const Weight& c : {Weight{300, 96, 1100, true}, Weight{600, 64, 2100, false},
+                            Weight{260, 512, 1100, true}}) {
       const std::string what = name + " addmm, " + (c.transposed ? "transposed" : "plain") +
                                " weight, n " + std::to_string(c.n);
       DeviceTensor bias({c.n}, dtype), x({c.m, c.k}, dtype);
@@ -330,10 +347,8 @@ TEST_F(MatmulTest, WeightsSharedByRowTilesMatchGolden) {
       w.FillUniform(&rng, -1.0f, 1.0f);
       const uint64_t workspace =
           ExpectBiasPlusProduct(bias, x, w, out, c.m, c.k, c.n, what, stream_);
-      if (blocked && (bf16 || c.transposed)) {  // a plain FLOAT B this wide stays on sgemm
-        EXPECT_GE(workspace, element * cpu::BlockedBElements(type, c.k, c.n))
-            << what << ": B not blocked";
-      }
+      // (A plain FLOAT weight this wide stays on sgemm.)
+      if (bf16 || c.transposed) ExpectBlockedB(workspace, dtype, c.k, c.n, what);
     }
     for (const bool transposed : {false, true}) {
       const int64_t k = 71, n = 130;
@@ -345,10 +360,7 @@ TEST_F(MatmulTest, WeightsSharedByRowTilesMatchGolden) {
       CallResult r = CallMatmul(x, w, out, 0, stream_);
       ASSERT_EQ(r.phase1, 0) << r.message;
       ASSERT_EQ(r.phase2, 0) << r.message;
-      if (blocked) {
-        EXPECT_GE(r.workspace, element * cpu::BlockedBElements(type, k, n))
-            << name << ": B not blocked";
-      }
+      ExpectBlockedB(r.workspace, dtype, k, n, name + " broadcast weight");
       ExpectMatches(out, MatmulGolden(Values(x), {2, 600, k}, Values(w), {k, n}),
                     name + (transposed ? " broadcast weight, transposed" : " broadcast weight"));
     }
@@ -370,10 +382,7 @@ TEST_F(MatmulTest, Bf16LongReductionsMatchGolden) {
   w.FillUniform(&rng, -1.0f, 1.0f);
   const uint64_t workspace =
       ExpectBiasPlusProduct(bias, x, w, out, m, k, n, "BFLOAT16 addmm, k 2100", stream_);
-  if (cpu::HasAmxBf16() && cpu::PlanningTarget().native_bf16) {
-    EXPECT_GE(workspace, sizeof(uint16_t) * cpu::BlockedBElements(cpu::GemmElement::kBf16, k, n))
-        << "B not blocked";
-  }
+  ExpectBlockedB(workspace, ACL_BF16, k, n, "BFLOAT16 addmm, k 2100");
 }
 
 // x^T dy (m x k x n, dtype) with x^T a transposed view, against the float64 golden; returns the
@@ -405,7 +414,7 @@ TEST_F(MatmulTest, Bf16TransposedXOfWeightGradientsMatchesGolden) {
   if (cpu::TileGemmRuns() && cpu::PlanningTarget().native_bf16) {
     const uint64_t blocked =
         sizeof(uint16_t) * cpu::BlockedBElements(cpu::GemmElement::kBf16, k, n);
-    EXPECT_GE(workspace, blocked) << "dy not blocked";
+    ExpectBlockedB(workspace, ACL_BF16, k, n, "x^T dy");
     EXPECT_LT(workspace, blocked + sizeof(uint16_t) * m * k) << "x^T copied";
   }
 }

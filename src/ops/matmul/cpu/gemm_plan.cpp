@@ -1,6 +1,7 @@
 #include "ops/matmul/cpu/gemm_plan.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <mutex>
 #include <vector>
@@ -151,8 +152,10 @@ struct GemmOperand {
   int64_t own_batches = 0;                 // matrices in the panel
   bool in_tile = false;  // packed by each tile into a thread-local buffer rather than a panel
   // B only: laid out once in the panel in the blocked form of cpu::PackBlockedB, read in
-  // place from the source, transposed or not, with row stride source_ld.
+  // place from the source, transposed or not, with row stride source_ld; with per_thread, by
+  // each thread into its own buffer instead (cpu::kMaxPerThreadBlockedBBytes).
   bool blocked = false;
+  bool per_thread = false;
   bool source_trans = false;
   int64_t source_ld = 0;
   // Element steps of one matrix row / column of X in the stored matrix.
@@ -352,7 +355,9 @@ class GemmPlan : public Plan {
   }
 
   Status Run(const Bindings& bindings, void* workspace) const override {
+    static std::atomic<uint64_t> calls{0};
     RunState s;
+    s.call = calls.fetch_add(1, std::memory_order_relaxed) + 1;
     s.ws = workspace;
     s.a_src = p_.a.desc.First(static_cast<const void*>(bindings.inputs[p_.a_slot]));
     s.b_src = p_.b.desc.First(static_cast<const void*>(bindings.inputs[p_.b_slot]));
@@ -363,7 +368,7 @@ class GemmPlan : public Plan {
     const void* srcs[2] = {s.a_src, s.b_src};
     for (int w = 0; w < 2; ++w) {
       s.x[w] = operand_[w].direct ? srcs[w]
-               : operand_[w].in_tile
+               : operand_[w].in_tile || operand_[w].per_thread
                    ? nullptr
                    : WorkspaceBooking::At<unsigned char>(workspace, operand_[w].panel);
     }
@@ -472,7 +477,17 @@ class GemmPlan : public Plan {
     g.blocked = true;
     g.source_trans = g.trans;
     g.source_ld = g.ld;
-    g.panel = ws->Book(esize() * static_cast<size_t>(cpu::BlockedBElements(ab_type(), p.k, p.n)));
+    const int64_t bytes =
+        static_cast<int64_t>(esize()) * cpu::BlockedBElements(ab_type(), p.k, p.n);
+    // bench_matmul BF16, Intel Xeon with AMX, 2 threads, the two ways in alternation, two runs
+    // each (2026-12-07): dx = dy W^T 0.061-0.063 -> 0.054 ms, dh = dy W2^T 0.232-0.239 ->
+    // 0.192-0.193, x W + b 0.059-0.061 -> 0.051-0.053, x W1 + b1 0.224-0.228 -> 0.195, h W2 + b2
+    // 0.207-0.225 -> 0.183-0.187, dx = dh W1^T 0.211-0.212 -> 0.181-0.186, dW2 = h^T dy
+    // 0.302-0.311 -> 0.277 (B 128-512 KiB); but dW1 = x^T dh (2 MiB) 0.284-0.293 -> 0.288-0.308,
+    // attention output 1.62 -> 1.67, QKV 4.71-4.76 -> 4.95-4.97 ms (6 MiB).
+    g.per_thread = bf16_ && bytes <= cpu::kMaxPerThreadBlockedBBytes;
+    if (g.per_thread) return;
+    g.panel = ws->Book(static_cast<size_t>(bytes));
     const int64_t blocks = CeilDiv(p.n, cpu::kBlockedBCols);
     const int64_t block_elements = cpu::BlockedBDepth(ab_type(), p.k) * cpu::kBlockedBCols;
     const int64_t step = std::max<int64_t>(
@@ -483,6 +498,7 @@ class GemmPlan : public Plan {
   }
 
   struct RunState {
+    uint64_t call;  // distinct for every Run in the process (per-thread blocked B)
     void* ws;
     const void *a_src, *b_src, *bias_src;
     void* c_dst;
@@ -668,6 +684,24 @@ class GemmPlan : public Plan {
            cpu::TileGemmPays(p.m, p.n, p.k, TileOperand(g[0], nullptr), TileOperand(g[1], nullptr));
   }
 
+  // This thread's copy of a per_thread blocked B (BFLOAT16), laid out on its first tile of the
+  // call.
+  const unsigned char* ThreadBlockedB(const RunState& s) const {
+    struct Copy {
+      cpu::AlignedVector<uint16_t> data;
+      uint64_t call = 0;
+    };
+    static thread_local Copy copy;
+    if (copy.call != s.call) {
+      const GemmOperand& gb = operand_[1];
+      copy.data.resize(static_cast<size_t>(cpu::BlockedBElements(ab_type(), p_.k, p_.n)));
+      cpu::PackBlockedB(target_, gb.source_trans, p_.k, p_.n, static_cast<const uint16_t*>(s.b_src),
+                        gb.source_ld, 0, CeilDiv(p_.n, cpu::kBlockedBCols), copy.data.data());
+      copy.call = s.call;
+    }
+    return reinterpret_cast<const unsigned char*>(copy.data.data());
+  }
+
   // A tile of a primitive_out_ plan: oneDNN's matmul primitive writes out (and adds the bias row)
   // itself.
   Status RunPrimitiveTile(const cpu::TileGrid::Tile& t, const RunState& s) const {
@@ -687,6 +721,7 @@ class GemmPlan : public Plan {
       Pack(w, r0, r0 + g.panel_rows, s, packed[w].data());
       x[w] = packed[w].data();
     }
+    if (gb.per_thread) x[1] = ThreadBlockedB(s);
     const int64_t es = static_cast<int64_t>(esize());
     const unsigned char* a = x[0] + t.r0 * ga.RowStep() * es;
     // A blocked B: the tile's columns start at a column block (BlockB).
