@@ -153,6 +153,29 @@ TEST_F(TileGemmTest, ExactSumsComeOutExactInEveryLayout) {
   }
 }
 
+// Sums below fp32's normal range (2^-130 = 2^-65 * 2^-65) come out as zero, FLOAT and BFLOAT16
+// alike, as in oneDNN's AMX kernels: the tile unit flushes them (and TileGemmBf16To's rounding by
+// VCVTNEPS2BF16, which would take them as zero too, relies on it); 2^-120 is kept.
+TEST_F(TileGemmTest, SumsBelowTheNormalRangeAreZero) {
+  const int64_t m = 32, n = 32, k = 32;
+  for (const float scale : {0x1p-65f, 0x1p-60f}) {
+    const Operand a = MakeOperand(m, k, false, [&] { return Bf16Of(scale); });
+    // B's first row is `scale`, the rest zero: one nonzero term per output.
+    std::vector<uint16_t> b(static_cast<size_t>(k * n), Bf16Of(0.0f));
+    std::fill(b.begin(), b.begin() + n, Bf16Of(scale));
+    const StridedBf16 b_view{b.data(), n, 1};
+    const float want = scale == 0x1p-65f ? 0.0f : 0x1p-120f;
+    std::vector<float> c(static_cast<size_t>(m * n), -1.0f);
+    TileGemmBf16(m, n, k, a.view, b_view, false, c.data(), n);
+    std::vector<uint16_t> c16(static_cast<size_t>(m * n), 0xABCD);
+    TileGemmBf16To(m, n, k, a.view, b_view, c16.data(), n);
+    for (int64_t e = 0; e < m * n; ++e) {
+      ASSERT_EQ(c[static_cast<size_t>(e)], want) << "scale " << scale << " at " << e;
+      ASSERT_EQ(c16[static_cast<size_t>(e)], RoundToBf16(want)) << "scale " << scale << " at " << e;
+    }
+  }
+}
+
 // Full-mantissa random values: each output within fp32 accumulation error of the float64 sum
 // (k roundings of at most 2^-24 of the running sum of |products|, plus the 2^-9 of bfloat16
 // for the rounded out).
