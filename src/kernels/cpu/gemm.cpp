@@ -318,17 +318,28 @@ Status MatmulRowMajorTo(GemmElement ab_type, bool trans_a, bool trans_b, int64_t
       out.c, out.bias);
 }
 
-void ScatterRowToPanels(const ColumnPanels& panels, const uint16_t* src, int64_t stride, int64_t r,
-                        uint16_t* base) {
+namespace {
+template <typename T>
+void ScatterRow(const ColumnPanels& panels, const T* src, int64_t stride, int64_t r, T* base) {
   for (int64_t j = 0, n = panels.Count(); j < n; ++j) {
-    const uint16_t* from = src + j * panels.width * stride;
-    uint16_t* to = base + panels.At(r, j);
+    const T* from = src + j * panels.width * stride;
+    T* to = base + panels.At(r, j);
     const int64_t w = panels.Width(j);
     if (stride == 1) {
-      std::memcpy(to, from, sizeof(uint16_t) * static_cast<size_t>(w));
+      std::memcpy(to, from, sizeof(T) * static_cast<size_t>(w));
     } else {
       for (int64_t i = 0; i < w; ++i) to[i] = from[i * stride];
     }
+  }
+}
+}  // namespace
+
+void ScatterRowToPanels(const ColumnPanels& panels, GemmElement type, const void* src,
+                        int64_t stride, int64_t r, void* base) {
+  if (type == GemmElement::kBf16) {
+    ScatterRow(panels, static_cast<const uint16_t*>(src), stride, r, static_cast<uint16_t*>(base));
+  } else {
+    ScatterRow(panels, static_cast<const float*>(src), stride, r, static_cast<float*>(base));
   }
 }
 

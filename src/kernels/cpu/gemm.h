@@ -80,10 +80,10 @@ struct ColumnPanels {
   // Element offset of row r of panel j.
   int64_t At(int64_t r, int64_t j) const { return rows * j * width + r * Width(j); }
 };
-// Writes a source row of `panels.cols` bfloat16 elements, `stride` elements apart, as row r of
-// every panel of the matrix at `base`.
-void ScatterRowToPanels(const ColumnPanels& panels, const uint16_t* src, int64_t stride, int64_t r,
-                        uint16_t* base);
+// Writes a source row of `panels.cols` elements of `type` (bfloat16 bit patterns or FLOAT),
+// `stride` elements apart, as row r of every panel of the matrix at `base`.
+void ScatterRowToPanels(const ColumnPanels& panels, GemmElement type, const void* src,
+                        int64_t stride, int64_t r, void* base);
 
 // Row-major out.c = op(A) * op(B) (+ bias row) through oneDNN's matmul primitive, k >= 1, with A
 // and B both FLOAT or both bfloat16 bit patterns (ab_type; bfloat16 as for Bf16GemmRowMajor); C

@@ -33,13 +33,15 @@ class ConvTbcDeterminismTest : public RuntimeTest, public ::testing::WithParamIn
 
 TEST_P(ConvTbcDeterminismTest, BitwiseEqualAcrossThreadCounts) {
   ASSERT_EQ(aclrtSetSysParamOpt(ACL_OPT_DETERMINISTIC, GetParam()), ACL_SUCCESS);
-  // Several gradInput and gradWeight tiles, long reductions, and BF16 outputs fed by panels.
-  // Under emulation (OPENACLNN_TEST_EMULATED, set by scripts/test_aarch64.sh for qemu-user) the
-  // same structure at a tenth of the work: still several tiles and a BF16 panel path.
+  // Several gradInput and gradWeight tiles, long reductions, and BF16 outputs fed by panels;
+  // the third shape runs in panel mode on AVX-512 (FLOAT) and AMX (BF16). Under emulation
+  // (OPENACLNN_TEST_EMULATED, set by scripts/test_aarch64.sh for qemu-user) the same structure at
+  // a tenth of the work: still several tiles and a BF16 panel path.
   const bool emulated = std::getenv("OPENACLNN_TEST_EMULATED") != nullptr;
   const std::vector<ConvShape> shapes =
       emulated ? std::vector<ConvShape>{{20, 4, 130, 200, 3, 1}, {60, 1, 40, 70, 6, 5}}
-               : std::vector<ConvShape>{{40, 16, 300, 600, 3, 1}, {200, 1, 90, 130, 6, 5}};
+               : std::vector<ConvShape>{
+                     {40, 16, 300, 600, 3, 1}, {200, 1, 90, 130, 6, 5}, {70, 8, 780, 1030, 2, 1}};
   for (const ConvShape& s : shapes) {
     for (aclDataType dt : {ACL_FLOAT, ACL_BF16}) {
       DeviceTensor dy =

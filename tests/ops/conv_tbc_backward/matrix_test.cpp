@@ -231,6 +231,26 @@ TEST_F(ConvTbcMatrixTest, Bf16PanelsOnAmx) {
           {wide_input, bf16_in_float_out, 0, Layout::kContiguous, "cpu_gemm"}});
 }
 
+// FLOAT inputs with Cin >= 768 and Cout >= 1024 run in the same panel mode on AVX-512 (FLOAT
+// panels, W blocked per tap and Cout panel): shapes like those above, inputs with padded rows,
+// outputs dense, padded, strided or 16-bit (stored from the fp32 tiles).
+// wide_input has two taps here: with three, a gradInput element is a sum of 3,072 products of
+// U(-1, 1) values, and fp32 sums that long miss the FLOAT bar (atol 2^-16 + rtol 2^-10 |golden|)
+// on about one element in 20,000 where they nearly cancel, in either path and summation order
+// (seeds 0-8 of this data: the panel path failed one element for two seeds, the plain path for
+// one, at 1.2-1.4 times the bound; RMS errors 7.2e-6 against 6.0e-6).
+TEST_F(ConvTbcMatrixTest, FloatPanelsOnAvx512) {
+  if (!cpu::HasBrgemmFloat()) GTEST_SKIP() << "FLOAT panel mode needs AVX-512";
+  const Dtypes float_in_16_out = {ACL_FLOAT, ACL_FLOAT,   ACL_FLOAT, ACL_FLOAT,
+                                  ACL_BF16,  ACL_FLOAT16, ACL_FLOAT};
+  const ConvShape reduce_chunks{130, 4, 770, 1030, 2, 1};
+  const ConvShape wide_input{7, 3, 1040, 1024, 2, 1};
+  RunAll({{reduce_chunks, kDtypeSets[0], 0, Layout::kContiguous, "cpu_gemm"},
+          {reduce_chunks, float_in_16_out, 0, Layout::kPadded, "cpu_gemm"},
+          {wide_input, kDtypeSets[0], 0, Layout::kPadded, "cpu_gemm"},
+          {wide_input, kDtypeSets[0], 0, Layout::kStridedOutputs, "cpu_gemm"}});
+}
+
 // Exactly representable data: small integers give exact sums in fp32, so the fast path must
 // reproduce the golden bit for bit.
 TEST_F(ConvTbcMatrixTest, SmallIntegersAreExact) {

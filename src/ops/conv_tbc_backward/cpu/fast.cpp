@@ -70,6 +70,14 @@ constexpr int64_t kReduceChunk = 512;
 // 0.088-0.097 against 0.114-0.117.
 constexpr int64_t kMinPanelCin = 512;
 constexpr int64_t kMinPanelCout = 1024;
+// FLOAT inputs on AVX-512 take the same mode (FLOAT panels, the weight in oneDNN's FLOAT blocked
+// form; dnnl_sgemm's strided calls pack W^T again in every gradInput tile) from Cin 768 on.
+// bench_conv_tbc_backward FLOAT, the same Xeon, 2 threads, three runs of each binary in
+// alternation, medians (2026-12-07, host busy): (32, 128, 1024, 2048, K=3) 381 -> 340 ms, (30,
+// 100, 768, 1536, K=3) 158 -> 142, (1024, 1, 850, 1700, K=6) 139 -> 127, (32, 128, 1024, 4096,
+// K=1) 269 -> 262; with Cin 512 and Cout 1024, four more runs, 90.7-93.8 -> 94.9-95.2 ms and
+// 89.8 -> 87.3 (T = 100, B = 40): no gain, so those keep the plain mode.
+constexpr int64_t kMinFloatPanelCin = 768;
 
 int64_t ChunkRows(int64_t rows) { return std::max(kMinChunkRows, CeilDiv(rows, kMaxChunks)); }
 
@@ -114,8 +122,9 @@ class FastPlan : public Plan {
       // The products read the panels below, never y_ or x_: marked direct so that no plain panel
       // is booked or filled for them.
       y_.direct = x_.direct = true;
+      const size_t bytes = PanelBytes();
       auto book = [&](int64_t elements) {
-        return ws->Book(sizeof(uint16_t) * static_cast<size_t>(std::max<int64_t>(elements, 1)));
+        return ws->Book(bytes * static_cast<size_t>(std::max<int64_t>(elements, 1)));
       };
       y_panels_ = book(yp_.Elements());
       x_panels_ = book(xp_.Elements());
@@ -150,7 +159,9 @@ class FastPlan : public Plan {
     bias_partials_ = ws->Book(sizeof(float) * std::max<int64_t>(y_chunks * p.c_out, 1));
     // bfloat16 mode reads dY as bfloat16: each task converts a row into its own fp32 scratch row
     // for the bias sums.
-    if (bf16_) y_scratch_ = ws->Book(sizeof(float) * std::max<int64_t>(y_chunks * p.c_out, 1));
+    if (bf16_ || panels_) {
+      y_scratch_ = ws->Book(sizeof(float) * std::max<int64_t>(y_chunks * p.c_out, 1));
+    }
     if (has_products_ && (!x_.direct || panels_) && p.c_in > 0) AddChunks(1, rows_x);
     if (has_products_ && !w_.direct && p.c_in > 0) AddChunks(2, rows_w);
     if (panels_) AddWeightBlockChunks();
@@ -217,17 +228,24 @@ class FastPlan : public Plan {
   };
 
   // Panel mode (see kReduceChunk) where it pays, W is read in place by the layout tasks, and oneDNN
-  // runs the gradInput tiles on AMX with the blocked weight. Sets the panel shapes.
+  // runs the gradInput tiles on its brgemm kernels with the blocked weight (bfloat16 on AMX, FLOAT
+  // inputs without rounding on AVX-512). Sets the panel type and shapes.
   bool UsePanels(int64_t rows_x, int64_t rows_y) {
     const Problem& p = p_;
-    if (!bf16_ || !cpu::HasAmxBf16() || p.c_in < kMinPanelCin || p.c_out < kMinPanelCout ||
-        !TapMatrixLd(p.weight, &w_.ld, &w_.tap_stride)) {
+    const bool float_panels = !bf16_ && has_products_ && p.rounding == InputRounding::kNone &&
+                              p.self.dtype == ACL_FLOAT && p.input.dtype == ACL_FLOAT &&
+                              p.weight.dtype == ACL_FLOAT && cpu::HasBrgemmFloat() &&
+                              p.c_in >= kMinFloatPanelCin && p.c_out >= kMinPanelCout;
+    const bool bf16_panels =
+        bf16_ && cpu::HasAmxBf16() && p.c_in >= kMinPanelCin && p.c_out >= kMinPanelCout;
+    if (!(float_panels || bf16_panels) || !TapMatrixLd(p.weight, &w_.ld, &w_.tap_stride)) {
       return false;
     }
+    panel_type_ = bf16_ ? cpu::GemmElement::kBf16 : cpu::GemmElement::kFloat;
     w_.direct = true;
     yp_ = {rows_y, p.c_out, BlockSize(p.c_out, kGwTileCols)};
     xp_ = {rows_x, p.c_in, BlockSize(p.c_in, kGwTileRows)};
-    w_chunk_elements_ = cpu::BlockedBElements(cpu::GemmElement::kBf16, yp_.width, p.c_in);
+    w_chunk_elements_ = cpu::BlockedBElements(panel_type_, yp_.width, p.c_in);
     // gradInput tiles start on the blocked weight's 64-column blocks.
     gx_panel_cols_ =
         p.c_in <= cpu::kFullWidthCols
@@ -236,14 +254,16 @@ class FastPlan : public Plan {
     cpu::GemmOutput tile;
     tile.ldc = gx_panel_cols_;
     tile.accumulate = true;
-    return cpu::BlockedBRuns(cpu::GemmElement::kBf16, false, std::min(kGxTileRows, rows_x),
-                             gx_panel_cols_, yp_.width, yp_.width, tile);
+    return cpu::BlockedBRuns(panel_type_, false, std::min(kGxTileRows, rows_x), gx_panel_cols_,
+                             yp_.width, yp_.width, tile);
+  }
+  size_t PanelBytes() const {
+    return panel_type_ == cpu::GemmElement::kBf16 ? sizeof(uint16_t) : sizeof(float);
   }
   // Panel mode: tasks laying out W[k]^T's rows of each Cout panel in oneDNN's blocked form.
   void AddWeightBlockChunks() {
     const int64_t blocks = CeilDiv(p_.c_in, cpu::kBlockedBCols);
-    const int64_t block_elements =
-        cpu::BlockedBDepth(cpu::GemmElement::kBf16, yp_.width) * cpu::kBlockedBCols;
+    const int64_t block_elements = cpu::BlockedBDepth(panel_type_, yp_.width) * cpu::kBlockedBCols;
     const int64_t step = std::max<int64_t>(1, kChunkElements / block_elements);
     for (int64_t i = 0; i < p_.taps * yp_.Count(); ++i) {
       for (int64_t b0 = 0; b0 < blocks; b0 += step) {
@@ -285,6 +305,43 @@ class FastPlan : public Plan {
     for (int64_t i = 0; i < n; ++i) dst[i] = from[i * stride];
   }
 
+  // Panel mode: dY's rows into its panels (with the bias partials, from the fp32 values of the
+  // rows as stored), X's rows into its panels, or tap k's Cout panel j of W as op(B) = W[k]^T's
+  // rows (Cout) of the panel, column blocks [r0, r1), in the blocked form.
+  void RunPanelChunk(const Chunk& c, const RunState& s) const {
+    if (c.which == 0) {
+      const int64_t n = p_.c_out;
+      float* partial = WorkspaceBooking::At<float>(s.ws, bias_partials_) + c.index * n;
+      float* row = WorkspaceBooking::At<float>(s.ws, y_scratch_) + c.index * n;
+      std::fill(partial, partial + n, 0.0f);
+      for (int64_t r = c.r0; r < c.r1; ++r) {
+        const void* src = RowAddress(p_.self, s.y_src, r);
+        LoadRow(target_, src, p_.self.dtype, p_.self.strides[2], n, row);
+        AccumulateRow(target_, row, n, partial);
+        cpu::ScatterRowToPanels(yp_, panel_type_, src, p_.self.strides[2], r,
+                                WorkspaceBooking::At<unsigned char>(s.ws, y_panels_));
+      }
+      return;
+    }
+    if (c.which == 1) {
+      for (int64_t r = c.r0; r < c.r1; ++r) {
+        cpu::ScatterRowToPanels(xp_, panel_type_, RowAddress(p_.input, s.x_src, r),
+                                p_.input.strides[2], r,
+                                WorkspaceBooking::At<unsigned char>(s.ws, x_panels_));
+      }
+      return;
+    }
+    const int64_t k = c.index / yp_.Count(), j = c.index % yp_.Count();
+    const int64_t offset = k * w_.tap_stride + j * yp_.width, chunk = c.index * w_chunk_elements_;
+    if (bf16_) {
+      cpu::PackBlockedB(target_, true, yp_.Width(j), p_.c_in, s.w16 + offset, w_.ld, c.r0, c.r1,
+                        WorkspaceBooking::At<uint16_t>(s.ws, w_blocked_) + chunk);
+    } else {
+      cpu::PackBlockedB(target_, true, yp_.Width(j), p_.c_in, s.w + offset, w_.ld, c.r0, c.r1,
+                        WorkspaceBooking::At<float>(s.ws, w_blocked_) + chunk);
+    }
+  }
+
   void RunChunk16(const Chunk& c, const RunState& s) const {
     if (c.which == 0) {
       // dY: the bias partial from the fp32 values of the rows as stored, and the bfloat16 panel.
@@ -296,36 +353,15 @@ class FastPlan : public Plan {
         const void* src = RowAddress(p_.self, s.y_src, r);
         LoadRow(target_, src, ACL_BF16, p_.self.strides[2], n, row);
         AccumulateRow(target_, row, n, partial);
-        if (panels_) {
-          cpu::ScatterRowToPanels(yp_, static_cast<const uint16_t*>(src), p_.self.strides[2], r,
-                                  WorkspaceBooking::At<uint16_t>(s.ws, y_panels_));
-        } else if (!y_.direct) {
-          CopyRow16(src, p_.self.strides[2], n, s.y16 + r * y_.ld);
-        }
+        if (!y_.direct) CopyRow16(src, p_.self.strides[2], n, s.y16 + r * y_.ld);
       }
       return;
     }
     if (c.which == 1) {
       for (int64_t r = c.r0; r < c.r1; ++r) {
-        if (panels_) {
-          cpu::ScatterRowToPanels(
-              xp_, static_cast<const uint16_t*>(RowAddress(p_.input, s.x_src, r)),
-              p_.input.strides[2], r, WorkspaceBooking::At<uint16_t>(s.ws, x_panels_));
-          continue;
-        }
         CopyRow16(RowAddress(p_.input, s.x_src, r), p_.input.strides[2], p_.c_in,
                   s.x16 + r * x_.ld);
       }
-      return;
-    }
-    if (panels_) {
-      // Tap k's Cout panel j of W, as op(B) = W[k]^T's rows (Cout) of the panel, column blocks
-      // [r0, r1).
-      const int64_t k = c.index / yp_.Count(), j = c.index % yp_.Count();
-      cpu::PackBlockedB(
-          target_, true, yp_.Width(j), p_.c_in, s.w16 + k * w_.tap_stride + j * yp_.width, w_.ld,
-          c.r0, c.r1,
-          WorkspaceBooking::At<uint16_t>(s.ws, w_blocked_) + c.index * w_chunk_elements_);
       return;
     }
     const TensorDesc& d = p_.weight;
@@ -346,6 +382,10 @@ class FastPlan : public Plan {
   }
 
   void RunChunk(const Chunk& c, const RunState& s) const {
+    if (panels_) {
+      RunPanelChunk(c, s);
+      return;
+    }
     if (bf16_) {
       RunChunk16(c, s);
       return;
@@ -485,21 +525,21 @@ class FastPlan : public Plan {
   // blocked form from the tile's first column on), each panel's sum added to C in panel order.
   Status InputGradPanels(const RunState& s, int64_t k, int64_t y_row, int64_t rows, int64_t c0,
                          int64_t cols, bool accumulate, float* c, int64_t ldc) const {
-    const uint16_t* y = WorkspaceBooking::At<uint16_t>(s.ws, y_panels_);
-    const uint16_t* w = WorkspaceBooking::At<uint16_t>(s.ws, w_blocked_);
+    const unsigned char* y = WorkspaceBooking::At<unsigned char>(s.ws, y_panels_);
+    const unsigned char* w = WorkspaceBooking::At<unsigned char>(s.ws, w_blocked_);
+    const int64_t bytes = static_cast<int64_t>(PanelBytes());
     cpu::GemmOutput to;
     to.c = c;
     to.ldc = ldc;
     for (int64_t j = 0; j < yp_.Count(); ++j) {
       const int64_t depth = yp_.Width(j);
       to.accumulate = accumulate || j > 0;
-      const uint16_t* blocked = w + (k * yp_.Count() + j) * w_chunk_elements_ +
-                                c0 / cpu::kBlockedBCols *
-                                    cpu::BlockedBDepth(cpu::GemmElement::kBf16, depth) *
-                                    cpu::kBlockedBCols;
-      OPENACLNN_RETURN_IF_ERROR(cpu::MatmulBlockedBTo(cpu::GemmElement::kBf16, false, rows, cols,
-                                                      depth, y + yp_.At(y_row, j), depth, blocked,
-                                                      to));
+      const int64_t blocked =
+          (k * yp_.Count() + j) * w_chunk_elements_ +
+          c0 / cpu::kBlockedBCols * cpu::BlockedBDepth(panel_type_, depth) * cpu::kBlockedBCols;
+      OPENACLNN_RETURN_IF_ERROR(cpu::MatmulBlockedBTo(panel_type_, false, rows, cols, depth,
+                                                      y + yp_.At(y_row, j) * bytes, depth,
+                                                      w + blocked * bytes, to));
     }
     return Status::Ok();
   }
@@ -547,13 +587,14 @@ class FastPlan : public Plan {
     cpu::GemmOutput to;
     to.c = scratch ? ScratchTile(rows, cols) : out;
     to.ldc = cols;
-    const uint16_t* x = WorkspaceBooking::At<uint16_t>(s.ws, x_panels_);
-    const uint16_t* y = WorkspaceBooking::At<uint16_t>(s.ws, y_panels_);
+    const unsigned char* x = WorkspaceBooking::At<unsigned char>(s.ws, x_panels_);
+    const unsigned char* y = WorkspaceBooking::At<unsigned char>(s.ws, y_panels_);
+    const int64_t bytes = static_cast<int64_t>(PanelBytes());
     for (int64_t d = 0; d < depth; d += kReduceChunk) {
       to.accumulate = d > 0;
       OPENACLNN_RETURN_IF_ERROR(cpu::MatmulRowMajorTo(
-          cpu::GemmElement::kBf16, true, false, rows, cols, std::min(kReduceChunk, depth - d),
-          x + xp_.At(x_row + d, xi), rows, y + yp_.At(y_row + d, yj), cols, to));
+          panel_type_, true, false, rows, cols, std::min(kReduceChunk, depth - d),
+          x + xp_.At(x_row + d, xi) * bytes, rows, y + yp_.At(y_row + d, yj) * bytes, cols, to));
     }
     if (scratch) {
       const float* c = static_cast<const float*>(to.c);
@@ -611,6 +652,7 @@ class FastPlan : public Plan {
   bool bf16_ = false;  // inputs read as bfloat16 by the bfloat16 GEMM
   // Panel mode: dY, X and each tap of W as column panels (bfloat16, workspace).
   bool panels_ = false;
+  cpu::GemmElement panel_type_ = cpu::GemmElement::kBf16;  // the panels' elements
   cpu::ColumnPanels yp_, xp_;  // dY in Cout panels, X in Cin panels (workspace, bfloat16)
   size_t y_panels_ = 0, x_panels_ = 0;
   // W[k]^T's rows of each Cout panel j in oneDNN's blocked form (cpu::PackBlockedB), chunk
