@@ -239,13 +239,18 @@ TEST_F(ConvTbcMatrixTest, Bf16PanelsOnAmx) {
 // on about one element in 20,000 where they nearly cancel, in either path and summation order
 // (seeds 0-8 of this data: the panel path failed one element for two seeds, the plain path for
 // one, at 1.2-1.4 times the bound; RMS errors 7.2e-6 against 6.0e-6).
-TEST_F(ConvTbcMatrixTest, FloatPanelsOnAvx512) {
-  if (!cpu::HasBrgemmFloat()) GTEST_SKIP() << "FLOAT panel mode needs AVX-512";
+TEST_F(ConvTbcMatrixTest, FloatBlockedWeightOnAvx512) {
+  if (!cpu::HasBrgemmFloat()) GTEST_SKIP() << "the FLOAT blocked weight needs AVX-512";
   const Dtypes float_in_16_out = {ACL_FLOAT, ACL_FLOAT,   ACL_FLOAT, ACL_FLOAT,
                                   ACL_BF16,  ACL_FLOAT16, ACL_FLOAT};
   const ConvShape reduce_chunks{130, 4, 770, 1030, 2, 1};
   const ConvShape wide_input{7, 3, 1040, 1024, 2, 1};
-  RunAll({{reduce_chunks, kDtypeSets[0], 0, Layout::kContiguous, "cpu_gemm"},
+  // Below Cin 768, FLOAT gradInput tiles read dY in place against W[k]^T laid out once, where dY
+  // and gradInput are row-major (contiguous, or after an offset) and Cin, Cout >= 256.
+  const ConvShape blocked_weight{40, 7, 300, 260, 3, 1};
+  RunAll({{blocked_weight, kDtypeSets[0], 0, Layout::kContiguous, "cpu_gemm"},
+          {blocked_weight, kDtypeSets[0], 0, Layout::kOffset, "cpu_gemm"},
+          {reduce_chunks, kDtypeSets[0], 0, Layout::kContiguous, "cpu_gemm"},
           {reduce_chunks, float_in_16_out, 0, Layout::kPadded, "cpu_gemm"},
           {wide_input, kDtypeSets[0], 0, Layout::kPadded, "cpu_gemm"},
           {wide_input, kDtypeSets[0], 0, Layout::kStridedOutputs, "cpu_gemm"}});

@@ -78,6 +78,14 @@ constexpr int64_t kMinPanelCout = 1024;
 // K=1) 269 -> 262; with Cin 512 and Cout 1024, four more runs, 90.7-93.8 -> 94.9-95.2 ms and
 // 89.8 -> 87.3 (T = 100, B = 40): no gain, so those keep the plain mode.
 constexpr int64_t kMinFloatPanelCin = 768;
+// Plain mode, FLOAT (UseBlockedWeight): from this many input and output channels on.
+// bench_conv_tbc_backward FLOAT, the same Xeon, 2 threads, the same binary with and without the
+// blocked weight in alternation, three runs each, medians (2026-12-07 19:5x, host busy): (32,
+// 128, 512, 1024, K=3, pad 1) 102 -> 92.5 ms, (pad 2) 97.4 -> 92.9, (100, 40, 512, 1024, K=3)
+// 95.8 -> 91.1, (25, 160, 256, 512, K=3) 22.8 -> 22.1; (64, 32, 512, 512, K=31) 230 -> 241 and,
+// in five more runs, 238 -> 227 (noise); (64, 16, 64, 64, K=3) 0.23 -> 0.24-0.25 ms in eight
+// runs, so small channel counts keep dnnl_sgemm.
+constexpr int64_t kMinBlockedWeightChannels = 256;
 
 int64_t ChunkRows(int64_t rows) { return std::max(kMinChunkRows, CeilDiv(rows, kMaxChunks)); }
 
@@ -149,6 +157,9 @@ class FastPlan : public Plan {
                  TapMatrixLd(p.grad_weight, &gw_.ld, &gw_.tap_stride);
     BookPanel(&gx_, rows_x, p.c_in, 0, ws, sizeof(float));
     BookPanel(&gw_, rows_w, p.c_out, p.c_in, ws, sizeof(float));
+    if (UseBlockedWeight(rows_x)) {
+      w_blocked_ = ws->Book(sizeof(float) * static_cast<size_t>(p.taps * w_chunk_elements_));
+    }
 
     // Conversion and bias chunks. dY is always streamed: its pass carries the bias partials.
     y_chunk_rows_ = ChunkRows(rows_y);
@@ -164,7 +175,7 @@ class FastPlan : public Plan {
     }
     if (has_products_ && (!x_.direct || panels_) && p.c_in > 0) AddChunks(1, rows_x);
     if (has_products_ && !w_.direct && p.c_in > 0) AddChunks(2, rows_w);
-    if (panels_) AddWeightBlockChunks();
+    if (panels_ || blocked_w_) AddWeightBlockChunks();
 
     // Product tiles, gradWeight first (its tiles carry the longer reductions).
     if (p.c_in > 0) {
@@ -173,7 +184,7 @@ class FastPlan : public Plan {
       // bfloat16 mode: full-width gradInput tiles where Cin allows, for oneDNN's brgemm kernels
       // (kernels/cpu/gemm.h).
       const int64_t gx_cols = panels_ ? gx_panel_cols_
-                              : bf16_ && p.c_in <= cpu::kFullWidthCols
+                              : (bf16_ || blocked_w_) && p.c_in <= cpu::kFullWidthCols
                                   ? p.c_in
                                   : BlockSize(p.c_in, kGxTileCols);
       gx_tiles_ = cpu::TileGrid(1, rows_x, p.c_in, kGxTileRows, gx_cols);
@@ -256,6 +267,31 @@ class FastPlan : public Plan {
     tile.accumulate = true;
     return cpu::BlockedBRuns(panel_type_, false, std::min(kGxTileRows, rows_x), gx_panel_cols_,
                              yp_.width, yp_.width, tile);
+  }
+  // Plain mode, FLOAT: each tap's W[k]^T laid out once in oneDNN's FLOAT blocked form over the
+  // whole of Cout (one panel as wide as Cout), so that full-width gradInput tiles run dense calls
+  // on the f32 brgemm kernels, dY read in place, instead of dnnl_sgemm packing W^T in every tile.
+  bool UseBlockedWeight(int64_t rows_x) {
+    const Problem& p = p_;
+    if (panels_ || bf16_ || !has_products_ || p.rounding != InputRounding::kNone ||
+        p.self.dtype != ACL_FLOAT || p.input.dtype != ACL_FLOAT || p.weight.dtype != ACL_FLOAT ||
+        !cpu::HasBrgemmFloat() || !y_.direct || y_.ld != p.c_out || !w_.direct || !gx_.direct ||
+        gx_.ld != p.c_in || p.c_in < kMinBlockedWeightChannels ||
+        p.c_out < kMinBlockedWeightChannels || p.c_in > cpu::kFullWidthCols) {
+      return false;
+    }
+    cpu::GemmOutput tile;
+    tile.ldc = p.c_in;
+    tile.accumulate = true;
+    if (!cpu::BlockedBRuns(cpu::GemmElement::kFloat, false, std::min(kGxTileRows, rows_x), p.c_in,
+                           p.c_out, p.c_out, tile)) {
+      return false;
+    }
+    blocked_w_ = true;
+    panel_type_ = cpu::GemmElement::kFloat;
+    yp_ = {rows_x, p.c_out, p.c_out};
+    w_chunk_elements_ = cpu::BlockedBElements(panel_type_, p.c_out, p.c_in);
+    return true;
   }
   size_t PanelBytes() const {
     return panel_type_ == cpu::GemmElement::kBf16 ? sizeof(uint16_t) : sizeof(float);
@@ -382,7 +418,7 @@ class FastPlan : public Plan {
   }
 
   void RunChunk(const Chunk& c, const RunState& s) const {
-    if (panels_) {
+    if (panels_ || (blocked_w_ && c.which == 2)) {
       RunPanelChunk(c, s);
       return;
     }
@@ -496,6 +532,16 @@ class FastPlan : public Plan {
       if (panels_) {
         OPENACLNN_RETURN_IF_ERROR(InputGradPanels(s, k, y_row, hi - lo, t.c0, cols, k != first,
                                                   c + (lo - t.r0) * ldc, ldc));
+        continue;
+      }
+      if (blocked_w_) {
+        cpu::GemmOutput to;
+        to.c = out + lo * gx_.ld;
+        to.ldc = gx_.ld;
+        to.accumulate = k != first;
+        OPENACLNN_RETURN_IF_ERROR(cpu::MatmulBlockedBTo(
+            cpu::GemmElement::kFloat, false, hi - lo, cols, p_.c_out, s.y + y_row * y_.ld, y_.ld,
+            WorkspaceBooking::At<float>(s.ws, w_blocked_) + k * w_chunk_elements_, to));
         continue;
       }
       if (bf16_) {
@@ -652,6 +698,7 @@ class FastPlan : public Plan {
   bool bf16_ = false;  // inputs read as bfloat16 by the bfloat16 GEMM
   // Panel mode: dY, X and each tap of W as column panels (bfloat16, workspace).
   bool panels_ = false;
+  bool blocked_w_ = false;  // plain FLOAT mode with W[k]^T blocked (UseBlockedWeight)
   cpu::GemmElement panel_type_ = cpu::GemmElement::kBf16;  // the panels' elements
   cpu::ColumnPanels yp_, xp_;  // dY in Cout panels, X in Cin panels (workspace, bfloat16)
   size_t y_panels_ = 0, x_panels_ = 0;
