@@ -221,15 +221,21 @@ TEST_F(ConvTbcMatrixTest, TileEdges) {
 // column panels (rows padded or not), W blocked per tap and Cout panel, gradWeight reduced over
 // 512-row chunks that start off the batch grid (taps shift by B = 4), gradInput over three Cout
 // panels, tiles narrower than Cin > 1024 or than Cout, and outputs with padded rows, through the
-// scratch tile, FLOAT outputs written in place where dense. Elsewhere these shapes take the plain
-// path, already covered, so the test skips rather than pay the golden.
-TEST_F(ConvTbcMatrixTest, Bf16PanelsOnAmx) {
-  if (!cpu::HasAmxBf16()) GTEST_SKIP() << "panel mode needs AMX with bfloat16";
+// scratch tile, FLOAT outputs written in place where dense. Below those channel counts (Cin and
+// Cout >= 256) the plain mode's gradInput tiles read dY in place against W[k]^T laid out once.
+// Elsewhere these shapes take the plain path, already covered, so the test skips rather than pay
+// the golden.
+TEST_F(ConvTbcMatrixTest, Bf16PanelsAndBlockedWeightOnAmx) {
+  if (!cpu::HasAmxBf16())
+    GTEST_SKIP() << "panel mode and the blocked weight need AMX with bfloat16";
   const Dtypes bf16_in_float_out = {ACL_BF16,  ACL_BF16,  ACL_BF16, ACL_BF16,
                                     ACL_FLOAT, ACL_FLOAT, ACL_FLOAT};
   const ConvShape reduce_chunks{130, 4, 512, 1030, 2, 1};
   const ConvShape wide_input{7, 3, 1040, 1024, 3, 1};
-  RunAll({{reduce_chunks, kDtypeSets[2], 0, Layout::kContiguous, "cpu_gemm"},
+  const ConvShape blocked_weight{40, 7, 300, 260, 3, 1};
+  RunAll({{blocked_weight, kDtypeSets[2], 0, Layout::kContiguous, "cpu_gemm"},
+          {blocked_weight, bf16_in_float_out, 0, Layout::kOffset, "cpu_gemm"},
+          {reduce_chunks, kDtypeSets[2], 0, Layout::kContiguous, "cpu_gemm"},
           {reduce_chunks, bf16_in_float_out, 0, Layout::kPadded, "cpu_gemm"},
           {wide_input, kDtypeSets[2], 0, Layout::kPadded, "cpu_gemm"},
           {wide_input, bf16_in_float_out, 0, Layout::kContiguous, "cpu_gemm"}});

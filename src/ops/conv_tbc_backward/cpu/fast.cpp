@@ -84,7 +84,10 @@ constexpr int64_t kMinFloatPanelCin = 768;
 // 128, 512, 1024, K=3, pad 1) 102 -> 92.5 ms, (pad 2) 97.4 -> 92.9, (100, 40, 512, 1024, K=3)
 // 95.8 -> 91.1, (25, 160, 256, 512, K=3) 22.8 -> 22.1; (64, 32, 512, 512, K=31) 230 -> 241 and,
 // in five more runs, 238 -> 227 (noise); (64, 16, 64, 64, K=3) 0.23 -> 0.24-0.25 ms in eight
-// runs, so small channel counts keep dnnl_sgemm.
+// runs, so small channel counts keep dnnl_sgemm. bfloat16 mode below the panel thresholds, seven
+// runs each in two sittings (20:1x): (25, 160, 256, 512, K=3) 5.21-5.37 -> 5.13-5.17 ms, (64, 32,
+// 512, 512, K=31) 51.5-53.9 -> 49.6-50.5; with Cin 512 and Cout 1024 the panel mode stays ahead
+// of it (21.7-22.0 against 22.3-23.0 ms).
 constexpr int64_t kMinBlockedWeightChannels = 256;
 
 int64_t ChunkRows(int64_t rows) { return std::max(kMinChunkRows, CeilDiv(rows, kMaxChunks)); }
@@ -158,7 +161,7 @@ class FastPlan : public Plan {
     BookPanel(&gx_, rows_x, p.c_in, 0, ws, sizeof(float));
     BookPanel(&gw_, rows_w, p.c_out, p.c_in, ws, sizeof(float));
     if (UseBlockedWeight(rows_x)) {
-      w_blocked_ = ws->Book(sizeof(float) * static_cast<size_t>(p.taps * w_chunk_elements_));
+      w_blocked_ = ws->Book(PanelBytes() * static_cast<size_t>(p.taps * w_chunk_elements_));
     }
 
     // Conversion and bias chunks. dY is always streamed: its pass carries the bias partials.
@@ -268,27 +271,30 @@ class FastPlan : public Plan {
     return cpu::BlockedBRuns(panel_type_, false, std::min(kGxTileRows, rows_x), gx_panel_cols_,
                              yp_.width, yp_.width, tile);
   }
-  // Plain mode, FLOAT: each tap's W[k]^T laid out once in oneDNN's FLOAT blocked form over the
-  // whole of Cout (one panel as wide as Cout), so that full-width gradInput tiles run dense calls
-  // on the f32 brgemm kernels, dY read in place, instead of dnnl_sgemm packing W^T in every tile.
+  // Plain mode (FLOAT inputs on AVX-512, bfloat16 mode on AMX): each tap's W[k]^T laid out once
+  // in oneDNN's blocked form over the whole of Cout (one panel as wide as Cout), so that
+  // full-width gradInput tiles run dense calls on the brgemm kernels, dY read in place, instead of
+  // each tile's call packing W^T again (dnnl_sgemm, or oneDNN's copy of a transposed B).
   bool UseBlockedWeight(int64_t rows_x) {
     const Problem& p = p_;
-    if (panels_ || bf16_ || !has_products_ || p.rounding != InputRounding::kNone ||
-        p.self.dtype != ACL_FLOAT || p.input.dtype != ACL_FLOAT || p.weight.dtype != ACL_FLOAT ||
-        !cpu::HasBrgemmFloat() || !y_.direct || y_.ld != p.c_out || !w_.direct || !gx_.direct ||
-        gx_.ld != p.c_in || p.c_in < kMinBlockedWeightChannels ||
+    const bool float_inputs = !bf16_ && p.rounding == InputRounding::kNone &&
+                              p.self.dtype == ACL_FLOAT && p.input.dtype == ACL_FLOAT &&
+                              p.weight.dtype == ACL_FLOAT && cpu::HasBrgemmFloat();
+    const bool bf16_inputs = bf16_ && cpu::HasAmxBf16();
+    if (panels_ || !(float_inputs || bf16_inputs) || !has_products_ || !y_.direct ||
+        y_.ld != p.c_out || !w_.direct || gx_.ld != p.c_in || p.c_in < kMinBlockedWeightChannels ||
         p.c_out < kMinBlockedWeightChannels || p.c_in > cpu::kFullWidthCols) {
       return false;
     }
     cpu::GemmOutput tile;
     tile.ldc = p.c_in;
     tile.accumulate = true;
-    if (!cpu::BlockedBRuns(cpu::GemmElement::kFloat, false, std::min(kGxTileRows, rows_x), p.c_in,
-                           p.c_out, p.c_out, tile)) {
+    panel_type_ = bf16_ ? cpu::GemmElement::kBf16 : cpu::GemmElement::kFloat;
+    if (!cpu::BlockedBRuns(panel_type_, false, std::min(kGxTileRows, rows_x), p.c_in, p.c_out,
+                           p.c_out, tile)) {
       return false;
     }
     blocked_w_ = true;
-    panel_type_ = cpu::GemmElement::kFloat;
     yp_ = {rows_x, p.c_out, p.c_out};
     w_chunk_elements_ = cpu::BlockedBElements(panel_type_, p.c_out, p.c_in);
     return true;
@@ -539,9 +545,13 @@ class FastPlan : public Plan {
         to.c = out + lo * gx_.ld;
         to.ldc = gx_.ld;
         to.accumulate = k != first;
-        OPENACLNN_RETURN_IF_ERROR(cpu::MatmulBlockedBTo(
-            cpu::GemmElement::kFloat, false, hi - lo, cols, p_.c_out, s.y + y_row * y_.ld, y_.ld,
-            WorkspaceBooking::At<float>(s.ws, w_blocked_) + k * w_chunk_elements_, to));
+        const void* a = bf16_ ? static_cast<const void*>(s.y16 + y_row * y_.ld)
+                              : static_cast<const void*>(s.y + y_row * y_.ld);
+        OPENACLNN_RETURN_IF_ERROR(
+            cpu::MatmulBlockedBTo(panel_type_, false, hi - lo, cols, p_.c_out, a, y_.ld,
+                                  WorkspaceBooking::At<unsigned char>(s.ws, w_blocked_) +
+                                      k * w_chunk_elements_ * static_cast<int64_t>(PanelBytes()),
+                                  to));
         continue;
       }
       if (bf16_) {
