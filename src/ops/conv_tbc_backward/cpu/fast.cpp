@@ -109,7 +109,7 @@ struct Tile {
 };
 
 struct Chunk {
-  int which;  // 0: dY (with the bias partials), 1: X, 2: W (panel mode: blocked, see RunChunk16)
+  int which;  // 0: dY (with the bias partials), 1: X, 2: W (blocked: see RunPanelChunk)
   int64_t index;
   int64_t r0, r1;
 };
@@ -184,8 +184,8 @@ class FastPlan : public Plan {
     if (p.c_in > 0) {
       gw_tiles_ = cpu::TileGrid(p.taps, p.c_in, p.c_out, BlockSize(p.c_in, kGwTileRows),
                                 BlockSize(p.c_out, kGwTileCols));
-      // bfloat16 mode: full-width gradInput tiles where Cin allows, for oneDNN's brgemm kernels
-      // (kernels/cpu/gemm.h).
+      // bfloat16 mode and the blocked weight: full-width gradInput tiles where Cin allows, for
+      // oneDNN's brgemm kernels (kernels/cpu/gemm.h).
       const int64_t gx_cols = panels_ ? gx_panel_cols_
                               : (bf16_ || blocked_w_) && p.c_in <= cpu::kFullWidthCols
                                   ? p.c_in
@@ -295,14 +295,15 @@ class FastPlan : public Plan {
       return false;
     }
     blocked_w_ = true;
-    yp_ = {rows_x, p.c_out, p.c_out};
+    yp_ = {p.t_out * p.batch, p.c_out, p.c_out};  // for the weight's layout: one Cout panel
     w_chunk_elements_ = cpu::BlockedBElements(panel_type_, p.c_out, p.c_in);
     return true;
   }
   size_t PanelBytes() const {
     return panel_type_ == cpu::GemmElement::kBf16 ? sizeof(uint16_t) : sizeof(float);
   }
-  // Panel mode: tasks laying out W[k]^T's rows of each Cout panel in oneDNN's blocked form.
+  // Panel mode and the blocked weight: tasks laying out W[k]^T's rows of each Cout panel in
+  // oneDNN's blocked form.
   void AddWeightBlockChunks() {
     const int64_t blocks = CeilDiv(p_.c_in, cpu::kBlockedBCols);
     const int64_t block_elements = cpu::BlockedBDepth(panel_type_, yp_.width) * cpu::kBlockedBCols;
@@ -706,11 +707,12 @@ class FastPlan : public Plan {
   const cpu::KernelTarget target_;  // the SIMD target of the row conversions
   bool has_products_ = false;
   bool bf16_ = false;  // inputs read as bfloat16 by the bfloat16 GEMM
-  // Panel mode: dY, X and each tap of W as column panels (bfloat16, workspace).
+  // Panel mode: dY, X and each tap of W as column panels (workspace, of panel_type_).
   bool panels_ = false;
-  bool blocked_w_ = false;  // plain FLOAT mode with W[k]^T blocked (UseBlockedWeight)
+  bool blocked_w_ = false;  // plain mode with W[k]^T blocked (UseBlockedWeight)
   cpu::GemmElement panel_type_ = cpu::GemmElement::kBf16;  // the panels' elements
-  cpu::ColumnPanels yp_, xp_;  // dY in Cout panels, X in Cin panels (workspace, bfloat16)
+  // dY in Cout panels, X in Cin panels (the blocked weight: yp_ one panel as wide as Cout).
+  cpu::ColumnPanels yp_, xp_;
   size_t y_panels_ = 0, x_panels_ = 0;
   // W[k]^T's rows of each Cout panel j in oneDNN's blocked form (cpu::PackBlockedB), chunk
   // k * yp_.Count() + j, w_chunk_elements_ each; gradInput tiles gx_panel_cols_ wide.
