@@ -348,22 +348,32 @@ class FastPlan : public Plan {
     for (int64_t i = 0; i < n; ++i) dst[i] = from[i * stride];
   }
 
+  // dY rows [c.r0, c.r1) of chunk c (which == 0): each row's fp32 values as stored are added into
+  // the chunk's bias partial (rows in order), then keep_row(row address, r) keeps the row where
+  // the mode needs it.
+  template <typename KeepRow>
+  void StreamDyRows(const Chunk& c, const RunState& s, KeepRow keep_row) const {
+    const int64_t n = p_.c_out;
+    float* partial = WorkspaceBooking::At<float>(s.ws, bias_partials_) + c.index * n;
+    float* row = WorkspaceBooking::At<float>(s.ws, y_scratch_) + c.index * n;
+    std::fill(partial, partial + n, 0.0f);
+    for (int64_t r = c.r0; r < c.r1; ++r) {
+      const void* src = RowAddress(p_.self, s.y_src, r);
+      LoadRow(target_, src, p_.self.dtype, p_.self.strides[2], n, row);
+      AccumulateRow(target_, row, n, partial);
+      keep_row(src, r);
+    }
+  }
+
   // Panel mode: dY's rows into its panels (with the bias partials, from the fp32 values of the
   // rows as stored), X's rows into its panels, or tap k's Cout panel j of W as op(B) = W[k]^T's
   // rows (Cout) of the panel, column blocks [r0, r1), in the blocked form.
   void RunPanelChunk(const Chunk& c, const RunState& s) const {
     if (c.which == 0) {
-      const int64_t n = p_.c_out;
-      float* partial = WorkspaceBooking::At<float>(s.ws, bias_partials_) + c.index * n;
-      float* row = WorkspaceBooking::At<float>(s.ws, y_scratch_) + c.index * n;
-      std::fill(partial, partial + n, 0.0f);
-      for (int64_t r = c.r0; r < c.r1; ++r) {
-        const void* src = RowAddress(p_.self, s.y_src, r);
-        LoadRow(target_, src, p_.self.dtype, p_.self.strides[2], n, row);
-        AccumulateRow(target_, row, n, partial);
-        cpu::ScatterRowToPanels(yp_, panel_type_, src, p_.self.strides[2], r,
-                                WorkspaceBooking::At<unsigned char>(s.ws, y_panels_));
-      }
+      unsigned char* panels = WorkspaceBooking::At<unsigned char>(s.ws, y_panels_);
+      StreamDyRows(c, s, [&](const void* src, int64_t r) {
+        cpu::ScatterRowToPanels(yp_, panel_type_, src, p_.self.strides[2], r, panels);
+      });
       return;
     }
     if (c.which == 1) {
@@ -387,17 +397,10 @@ class FastPlan : public Plan {
 
   void RunChunk16(const Chunk& c, const RunState& s) const {
     if (c.which == 0) {
-      // dY: the bias partial from the fp32 values of the rows as stored, and the bfloat16 panel.
-      const int64_t n = p_.c_out;
-      float* partial = WorkspaceBooking::At<float>(s.ws, bias_partials_) + c.index * n;
-      float* row = WorkspaceBooking::At<float>(s.ws, y_scratch_) + c.index * n;
-      std::fill(partial, partial + n, 0.0f);
-      for (int64_t r = c.r0; r < c.r1; ++r) {
-        const void* src = RowAddress(p_.self, s.y_src, r);
-        LoadRow(target_, src, ACL_BF16, p_.self.strides[2], n, row);
-        AccumulateRow(target_, row, n, partial);
-        if (!y_.direct) CopyRow16(src, p_.self.strides[2], n, s.y16 + r * y_.ld);
-      }
+      // dY: the bias partial, and the bfloat16 panel unless dY is read in place.
+      StreamDyRows(c, s, [&](const void* src, int64_t r) {
+        if (!y_.direct) CopyRow16(src, p_.self.strides[2], p_.c_out, s.y16 + r * y_.ld);
+      });
       return;
     }
     if (c.which == 1) {
