@@ -1,11 +1,17 @@
 // The GEMM providers the CPU operators could use, on the tiles the ConvTbc and matmul plans
 // actually run (single-threaded calls on fixed tiles, as cpu::SgemmRowMajor is used), measured in
 // one run:
-//   onednn_sgemm   oneDNN's dnnl_sgemm through cpu::SgemmRowMajor (the fp32 provider in use);
+//   onednn_sgemm   oneDNN's dnnl_sgemm through cpu::SgemmRowMajor (the fp32 provider of the
+//                  plain tiles);
+//   onednn_brgemm  oneDNN's f32 matmul primitive through cpu::MatmulRowMajorTo (its brgemm
+//                  kernels on AVX-512: the FLOAT panel and blocked-B tiles), where it runs;
 //   onednn_bf16    oneDNN's bf16 matmul through cpu::Bf16GemmRowMajor (bfloat16 inputs);
 //   openblas       Debian's OpenBLAS as it loads (dlopen; its core type as it detects it, or as
 //                  OPENBLAS_CORETYPE says when set before this program starts);
 //   blis           Debian's BLIS (dlopen; its CBLAS interface);
+//   mkl            Intel MKL from Debian's non-free archive (libmkl-rt, 2020.4 in bookworm; dlopen
+//                  of libmkl_rt.so with its sequential threading layer), where installed: not a
+//                  dependency of the library, measured as the candidate provider it would be;
 //   small_gemm     openaclnn's small-product kernel (cpu::SmallGemm, no packing), on the tiles of
 //                  at most 256 in every dim (the matmul plans use it where SmallGemmPays says).
 // Libraries that are not installed are reported as skipped. Counter: GFLOP/s on one thread.
@@ -47,6 +53,19 @@ Blas LoadBlas(const char* soname, const char* set_threads) {
     blas.note = std::string(soname) + " not installed";
     return blas;
   }
+  // MKL's single dynamic library: the sequential layer (1 = MKL_THREADING_SEQUENTIAL), chosen
+  // before its first call, so no OpenMP runtime of its own is loaded.
+  if (auto layer = reinterpret_cast<int (*)(int)>(dlsym(handle, "MKL_Set_Threading_Layer"))) {
+    layer(1);
+  }
+  if (auto version =
+          reinterpret_cast<void (*)(char*, int)>(dlsym(handle, "MKL_Get_Version_String"))) {
+    char buf[256] = {};
+    version(buf, static_cast<int>(sizeof(buf)) - 1);
+    blas.note = buf;  // "Intel(R) Math Kernel Library Version 2020.0.4 Product Build ..."
+    const size_t build = blas.note.find(" Product Build");
+    if (build != std::string::npos) blas.note.resize(build);
+  }
   blas.sgemm = reinterpret_cast<CblasSgemm>(dlsym(handle, "cblas_sgemm"));
   if (blas.sgemm == nullptr) blas.note = std::string(soname) + " has no cblas_sgemm";
   if (auto threads = reinterpret_cast<void (*)(int)>(dlsym(handle, set_threads))) threads(1);
@@ -67,6 +86,10 @@ const Blas& Blis() {
   static const Blas blas = LoadBlas("libblis.so.4", "bli_thread_set_num_threads");
   return blas;
 }
+const Blas& Mkl() {
+  static const Blas blas = LoadBlas("libmkl_rt.so", "MKL_Set_Num_Threads");
+  return blas;
+}
 
 // The tiles: (name, m, n, k, trans_a, trans_b) as the ConvTbc plans call them.
 struct Tile {
@@ -78,6 +101,9 @@ const Tile kTiles[] = {
     {"gradWeight_256x512x4096_At", 256, 512, 4096, true, false},
     {"gradInput_256x512x1024_Bt", 256, 512, 1024, false, true},
     {"forward_256x512x512", 256, 512, 512, false, false},
+    // A 512-row chunk of the FLOAT panel mode's gradWeight tile, and a matmul tile.
+    {"panel_gradWeight_256x512x512_At", 256, 512, 512, true, false},
+    {"matmul_512x512x1024", 512, 512, 1024, false, false},
     // Attention's per-head products (one batch of the training block's BatchMatMul calls).
     {"heads_64x64x64", 64, 64, 64, false, false},
     {"heads_64x64x64_At", 64, 64, 64, true, false},
@@ -110,7 +136,10 @@ struct Operands {
 void Provider(benchmark::State& state, int tile_index, const std::string& provider) {
   const Tile& t = kTiles[tile_index];
   Operands o(t);
-  const Blas* blas = provider == "openblas" ? &OpenBlas() : provider == "blis" ? &Blis() : nullptr;
+  const Blas* blas = provider == "openblas" ? &OpenBlas()
+                     : provider == "blis"   ? &Blis()
+                     : provider == "mkl"    ? &Mkl()
+                                            : nullptr;
   if (blas != nullptr && blas->sgemm == nullptr) {
     state.SkipWithError(blas->note.c_str());
     return;
@@ -120,6 +149,13 @@ void Provider(benchmark::State& state, int tile_index, const std::string& provid
     state.SkipWithError("the small-product kernel does not run on this target");
     return;
   }
+  if (provider == "onednn_brgemm" && !openaclnn::cpu::HasBrgemmFloat()) {
+    state.SkipWithError("oneDNN's f32 brgemm kernels do not run on this CPU");
+    return;
+  }
+  openaclnn::cpu::GemmOutput out;
+  out.c = o.c.data();
+  out.ldc = o.ldc;
   auto run = [&] {
     if (provider == "small_gemm") {
       openaclnn::cpu::SmallGemm(
@@ -128,6 +164,10 @@ void Provider(benchmark::State& state, int tile_index, const std::string& provid
     } else if (provider == "onednn_sgemm") {
       (void)openaclnn::cpu::SgemmRowMajor(t.trans_a, t.trans_b, t.m, t.n, t.k, 1.f, o.a.data(),
                                           o.lda, o.b.data(), o.ldb, 0.f, o.c.data(), o.ldc);
+    } else if (provider == "onednn_brgemm") {
+      (void)openaclnn::cpu::MatmulRowMajorTo(openaclnn::cpu::GemmElement::kFloat, t.trans_a,
+                                             t.trans_b, t.m, t.n, t.k, o.a.data(), o.lda,
+                                             o.b.data(), o.ldb, out);
     } else if (provider == "onednn_bf16") {
       (void)openaclnn::cpu::Bf16GemmRowMajor(t.trans_a, t.trans_b, t.m, t.n, t.k, o.a16.data(),
                                              o.lda, o.b16.data(), o.ldb, false, o.c.data(), o.ldc);
@@ -162,7 +202,8 @@ int main(int argc, char** argv) {
     if (quick && i != 0) continue;
     const Tile& t = kTiles[i];
     const bool small = t.m <= 256 && t.n <= 256 && t.k <= 256;
-    for (const char* provider : {"onednn_sgemm", "onednn_bf16", "openblas", "blis", "small_gemm"}) {
+    for (const char* provider : {"onednn_sgemm", "onednn_brgemm", "onednn_bf16", "openblas", "blis",
+                                 "mkl", "small_gemm"}) {
       if (!small && std::strcmp(provider, "small_gemm") == 0) continue;
       const std::string name = std::string("Gemm/") + t.name + "/" + provider;
       benchmark::RegisterBenchmark(name.c_str(), Provider, i, std::string(provider))
