@@ -9,7 +9,12 @@ installed and over PyTorch in its fastest configuration (the best, per shape, of
 settings below; its MKL BLAS has no switch that helps on this CPU).
 
     /opt/benchenv/bin/python bench/bench_conv_tbc_backward.py \
-        --bench build/bench/bench_conv_tbc_backward [--quick] [--threads N]
+        --bench build/bench/bench_conv_tbc_backward [--quick] [--threads N] [--rounds N]
+
+Each shape and dtype is measured on both sides right after each other; with --rounds N that pair
+is measured N times, and the table gives the medians over the rounds of each side's times and of
+the per-round speed-ups (a ratio taken within a round is steadier on a shared host whose load
+drifts than one between medians measured apart).
 """
 import argparse
 import json
@@ -156,8 +161,12 @@ def main():
     ap.add_argument("--bench", help="path of bench_conv_tbc_backward")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--threads", type=int, default=0, help="PyTorch threads (default: all CPUs)")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="measurements of each shape on both sides (medians reported)")
     ap.add_argument("--torch-worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.rounds < 1:
+        ap.error(f"--rounds must be at least 1, got {args.rounds}")
     indices = QUICK if args.quick else list(range(len(SHAPES)))
     reps, min_time = (3, 0.2) if args.quick else (7, 1.0)
     if args.torch_worker:
@@ -184,25 +193,41 @@ def main():
             key = name(shape, dtype)
             # Ours and PyTorch's right after each other, with the peak measured in the same run.
             # The pause lets the previous PyTorch process's OpenMP threads stop spinning.
-            time.sleep(PAUSE_S)
-            times, mins, peak, header = run_ours(args.bench, args.quick, "^" + key + "(/|$)")
-            ms = times.get(key)
-            if ms is None:
+            ours, mins_over, peaks, shipped_over, best_over = [], [], [], [], []
+            theirs_over = {}
+            for _ in range(args.rounds):
+                time.sleep(PAUSE_S)
+                times, mins, peak, header = run_ours(args.bench, args.quick, "^" + key + "(/|$)")
+                if key not in times:
+                    break
+                ours.append(times[key])
+                mins_over.append(mins.get(key, times[key]))
+                peaks.append(peak)
+                if workers:
+                    theirs = workers.measure(index, dtype)
+                    for config, their_ms in theirs.items():
+                        theirs_over.setdefault(config, []).append(their_ms)
+                    shipped_over.append(theirs["as installed"] / times[key])
+                    best_over.append(min(theirs.values()) / times[key])
+            if not ours:
                 continue
+            ms, peak = statistics.median(ours), statistics.median(peaks)
             gf = flops(shape) / (ms * 1e-3) / 1e9
             gflops[(shape, dtype)] = gf
-            row = (f"| {shape} | {dtype} | {ms:.3f} / {mins.get(key, ms):.3f} | {gf:.0f} | "
+            row = (f"| {shape} | {dtype} | {ms:.3f} / {min(mins_over):.3f} | {gf:.0f} | "
                    f"{peak:.0f} | {100 * gf / peak:.0f} % |")
             if workers:
-                theirs = workers.measure(index, dtype)
+                theirs = {config: statistics.median(v) for config, v in theirs_over.items()}
                 shipped = theirs["as installed"]
                 best_cfg = min(theirs, key=theirs.get)
                 best = theirs[best_cfg]
-                speedups[(dtype, 0)].append(shipped / ms)
-                speedups[(dtype, 1)].append(best / ms)
+                shipped_speedup = statistics.median(shipped_over)
+                best_speedup = statistics.median(best_over)
+                speedups[(dtype, 0)].append(shipped_speedup)
+                speedups[(dtype, 1)].append(best_speedup)
                 row += (f" {shipped:.3f} / {best:.3f} ({best_cfg}) | "
                         f"{flops(shape) / (best * 1e-3) / 1e9:.0f} | "
-                        f"{shipped / ms:.2f} / {best / ms:.2f} |")
+                        f"{shipped_speedup:.2f} / {best_speedup:.2f} |")
             else:
                 row += " - | - | - |"
             print(row, flush=True)

@@ -4,10 +4,15 @@ task (sequence reversal), loss and AdamW, trained on the CPU with the same threa
 the median step time (batch written, forward, backward, optimizer step, loss read).
 
 With --program PATH it also runs `train_transformer_block --bench` with the same options and
-prints both medians side by side (OPENACLNN_NUM_THREADS set to --threads).
+prints both medians side by side (OPENACLNN_NUM_THREADS set to --threads). With --rounds N > 1
+the two are measured N times in alternation (PyTorch first in odd rounds, the program first in
+even ones, a pause between measurements), a row per round, then the median, smallest and largest
+of the per-round speed-ups: on a shared host whose load drifts over minutes, a ratio taken within
+a round is steadier than one between medians measured apart.
 
-  bench_train_block.py [--program PATH] [--dtype FLOAT|BFLOAT16] [--steps N] [--threads N]
-      [--vocab V] [--seq S] [--batch B] [--d-model D] [--heads H] [--d-ff F] [--dropout P]
+  bench_train_block.py [--program PATH] [--rounds N] [--dtype FLOAT|BFLOAT16] [--steps N]
+      [--threads N] [--vocab V] [--seq S] [--batch B] [--d-model D] [--heads H] [--d-ff F]
+      [--dropout P]
 
 BFLOAT16 is torch.autocast(cpu, bfloat16) over fp32 parameters (fp32 masters and AdamW state,
 as the example keeps them); the log_softmax and the loss run in fp32 under autocast, as there.
@@ -27,6 +32,10 @@ try:
 except ImportError as error:
     print(f"bench_train_block: PyTorch is needed for the peer timings: {error}")
     sys.exit(1)
+
+# Seconds between measurements: PyTorch's OpenMP threads spin for a while after
+# its last parallel region and would share the cores with the program started right after.
+PAUSE_S = 1.0
 
 
 class Block(torch.nn.Module):
@@ -130,6 +139,7 @@ def program_median(a):
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--program")
+    p.add_argument("--rounds", type=int, default=1)
     p.add_argument("--dtype", default="FLOAT", choices=["FLOAT", "BFLOAT16"])
     p.add_argument("--steps", type=int, default=60)
     p.add_argument("--threads", type=int, default=os.cpu_count())
@@ -144,6 +154,8 @@ def main():
     p.add_argument("--weight-decay", type=float, default=0.01)
     p.add_argument("--seed", type=int, default=1)
     a = p.parse_args()
+    if a.rounds < 1:
+        p.error(f"--rounds must be at least 1, got {a.rounds}")
     torch.set_num_threads(a.threads)
     shape = (f"vocab {a.vocab}, seq {a.seq}, batch {a.batch}, d_model {a.d_model}, heads "
              f"{a.heads}, d_ff {a.d_ff}, dropout {a.dropout}, {a.dtype}, {a.threads} threads, "
@@ -152,12 +164,30 @@ def main():
     print(f"torch {torch.__version__}")
     rows = [("PyTorch", *torch_median(a))]
     if a.program:
+        time.sleep(PAUSE_S)
         rows.append(("openaclnn", *program_median(a)))
     print(f"{'':<10} {'median step ms':>15} {'loss, first 5':>14} {'last 5':>11}")
     for name, median, first, last in rows:
         print(f"{name:<10} {1e3 * median:15.2f} {first:14.4g} {last:11.4g}")
     if len(rows) == 2:
         print(f"openaclnn / PyTorch step time: {rows[1][1] / rows[0][1]:.2f}")
+    if a.program and a.rounds > 1:
+        speedups = [rows[0][1] / rows[1][1]]
+        print(f"round {1:>2}: PyTorch {1e3 * rows[0][1]:8.2f} ms, openaclnn {1e3 * rows[1][1]:8.2f}"
+              f" ms, speed-up {speedups[-1]:.2f}x", flush=True)
+        for r in range(2, a.rounds + 1):
+            order = [program_median, torch_median] if r % 2 == 0 else [torch_median,
+                                                                        program_median]
+            measured = {}
+            for measure in order:
+                time.sleep(PAUSE_S)
+                measured[measure] = measure(a)[0]
+            speedups.append(measured[torch_median] / measured[program_median])
+            print(f"round {r:>2}: PyTorch {1e3 * measured[torch_median]:8.2f} ms, openaclnn "
+                  f"{1e3 * measured[program_median]:8.2f} ms, speed-up {speedups[-1]:.2f}x",
+                  flush=True)
+        print(f"speed-up over {a.rounds} rounds: median {statistics.median(speedups):.2f}x "
+              f"(smallest {min(speedups):.2f}x, largest {max(speedups):.2f}x)")
     return 0
 
 
