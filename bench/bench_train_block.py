@@ -33,8 +33,8 @@ except ImportError as error:
     print(f"bench_train_block: PyTorch is needed for the peer timings: {error}")
     sys.exit(1)
 
-# Seconds between measurements: PyTorch's OpenMP threads spin for a while after
-# its last parallel region and would share the cores with the program started right after.
+# Seconds between measurements: PyTorch's OpenMP threads spin for a while after its last parallel
+# region and would share the cores with the program started right after.
 PAUSE_S = 1.0
 
 
