@@ -156,6 +156,8 @@ def main():
     a = p.parse_args()
     if a.rounds < 1:
         p.error(f"--rounds must be at least 1, got {a.rounds}")
+    if a.rounds > 1 and not a.program:
+        p.error(f"--rounds {a.rounds} needs --program (the rounds alternate the two sides)")
     torch.set_num_threads(a.threads)
     shape = (f"vocab {a.vocab}, seq {a.seq}, batch {a.batch}, d_model {a.d_model}, heads "
              f"{a.heads}, d_ff {a.d_ff}, dropout {a.dropout}, {a.dtype}, {a.threads} threads, "
@@ -172,9 +174,14 @@ def main():
     if len(rows) == 2:
         print(f"openaclnn / PyTorch step time: {rows[1][1] / rows[0][1]:.2f}")
     if a.program and a.rounds > 1:
-        speedups = [rows[0][1] / rows[1][1]]
-        print(f"round {1:>2}: PyTorch {1e3 * rows[0][1]:8.2f} ms, openaclnn {1e3 * rows[1][1]:8.2f}"
-              f" ms, speed-up {speedups[-1]:.2f}x", flush=True)
+        speedups = []
+
+        def report(r, theirs, ours):
+            speedups.append(theirs / ours)
+            print(f"round {r:>2}: PyTorch {1e3 * theirs:8.2f} ms, openaclnn {1e3 * ours:8.2f} ms, "
+                  f"speed-up {speedups[-1]:.2f}x", flush=True)
+
+        report(1, rows[0][1], rows[1][1])
         for r in range(2, a.rounds + 1):
             order = [program_median, torch_median] if r % 2 == 0 else [torch_median,
                                                                         program_median]
@@ -182,10 +189,7 @@ def main():
             for measure in order:
                 time.sleep(PAUSE_S)
                 measured[measure] = measure(a)[0]
-            speedups.append(measured[torch_median] / measured[program_median])
-            print(f"round {r:>2}: PyTorch {1e3 * measured[torch_median]:8.2f} ms, openaclnn "
-                  f"{1e3 * measured[program_median]:8.2f} ms, speed-up {speedups[-1]:.2f}x",
-                  flush=True)
+            report(r, measured[torch_median], measured[program_median])
         print(f"speed-up over {a.rounds} rounds: median {statistics.median(speedups):.2f}x "
               f"(smallest {min(speedups):.2f}x, largest {max(speedups):.2f}x)")
     return 0
